@@ -1,0 +1,106 @@
+//! `slidedb-gen`: builds a distance table by reverse BFS and writes it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use slidedb::{Board, Shape, data_dir, default_file_name, generate, write_atomic};
+
+/// Build the exact distance table of a sliding-tile puzzle: one reverse
+/// breadth-first search from the goal over every reachable board.
+#[derive(Parser)]
+#[command(version, about)]
+struct Args {
+    /// Board size as ROWSxCOLS [default: from --goal, else 3x3].
+    #[arg(long, value_name = "RxC")]
+    size: Option<Shape>,
+    /// The goal board [default: the tiles in order, blank last].
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
+    goal: Option<String>,
+    /// Where to write the table [default: $SLIDEDB_DATA or ./data, named by size and goal].
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Print nothing but errors.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("slidedb-gen: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<()> {
+    let goal = match &args.goal {
+        Some(text) => {
+            Board::parse(text, args.size).with_context(|| format!("bad goal {text:?}"))?
+        }
+        None => Board::solved(args.size.unwrap_or(Shape::EIGHT)),
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| data_dir().join(default_file_name(&goal)));
+    if out.exists() && !args.force {
+        anyhow::bail!("{} exists: pass --force to replace it", out.display());
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().context("cannot start the worker threads")?;
+    let start = Instant::now();
+    if !args.quiet {
+        eprintln!(
+            "slidedb-gen: {} goal {} ({} states) on {} threads",
+            goal.shape(),
+            goal,
+            goal.shape().states(),
+            pool.current_num_threads()
+        );
+    }
+    let quiet = args.quiet;
+    let table = pool.install(|| {
+        generate(&goal, |layer| {
+            if !quiet {
+                eprintln!(
+                    "depth {:>3}: {:>12} states {:>12} total {:>9.3} ms",
+                    layer.depth,
+                    layer.states,
+                    layer.total,
+                    layer.elapsed.as_secs_f64() * 1e3
+                );
+            }
+        })
+    })?;
+    let searched = start.elapsed();
+    write_atomic(&out, table.as_bytes(), args.force)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    if !args.quiet {
+        eprintln!(
+            "slidedb-gen: {} states, max distance {}, search {:.3} ms, total {:.3} ms; wrote {} ({} bytes)",
+            table.states(),
+            table.max_distance(),
+            searched.as_secs_f64() * 1e3,
+            start.elapsed().as_secs_f64() * 1e3,
+            out.display(),
+            table.as_bytes().len()
+        );
+    }
+    Ok(())
+}

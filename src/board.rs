@@ -1,0 +1,825 @@
+//! Boards, shapes and moves: parsing, validation, solvability, display.
+//!
+//! A [`Board`] is a compact `Copy` value: the tiles packed four bits a cell
+//! into a `u64`, row by row, with `0` for the blank. Every board of up to
+//! [`MAX_CELLS`] cells fits, so the same type serves the 8-puzzle, the 3×4
+//! board and the 15-puzzle.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The most cells a [`Board`] can hold (4×4).
+pub const MAX_CELLS: usize = 16;
+
+/// Why a board, a goal or a size could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// The text held no cells at all.
+    #[error("the board is empty")]
+    Empty,
+    /// A size such as `3x3` could not be read.
+    #[error("bad size {text:?}: write it as ROWSxCOLS, for example 3x3")]
+    BadSize {
+        /// The text that was given.
+        text: String,
+    },
+    /// A size with a side under 2 or more than [`MAX_CELLS`] cells.
+    #[error(
+        "no board of {rows}x{cols}: both sides must be at least 2 and the board at most {MAX_CELLS} cells"
+    )]
+    UnsupportedSize {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// A cell that is neither a tile number nor a blank mark.
+    #[error("{token:?} is not a tile: write tiles as numbers and the blank as 0, x, _ or .")]
+    BadCell {
+        /// The offending text.
+        token: String,
+    },
+    /// Two separators with nothing between them, or one at an end.
+    #[error("empty cell: two separators with nothing between them (or one at the start or end)")]
+    EmptyCell,
+    /// Rows split by `/` that are not all the same length.
+    #[error("rows of unequal length: row 1 has {first} cells, row {row} has {len}")]
+    RaggedRows {
+        /// Cells in the first row.
+        first: usize,
+        /// The 1-based row that differs.
+        row: usize,
+        /// Cells in that row.
+        len: usize,
+    },
+    /// The cell count fits several shapes and nothing said which.
+    #[error("{cells} cells could be {options}: say which with --size, or split the rows with /")]
+    AmbiguousSize {
+        /// Cells counted.
+        cells: usize,
+        /// The shapes it could be, such as `2x3 or 3x2`.
+        options: String,
+    },
+    /// The cell count fits no board shape.
+    #[error(
+        "{cells} cells make no board (both sides at least 2, at most {MAX_CELLS} cells): {hint}"
+    )]
+    NoShape {
+        /// Cells counted.
+        cells: usize,
+        /// What would fix it.
+        hint: &'static str,
+    },
+    /// The cell count disagrees with the size that was asked for.
+    #[error("{got} cells given, but a {shape} board has {expected}")]
+    WrongCellCount {
+        /// The size in force.
+        shape: Shape,
+        /// Cells it needs.
+        expected: usize,
+        /// Cells given.
+        got: usize,
+    },
+    /// The rows split by `/` contradict the size asked for.
+    #[error("the rows make a {got} board, but the size is {expected}")]
+    ShapeMismatch {
+        /// The size in force.
+        expected: Shape,
+        /// The shape the rows spell.
+        got: Shape,
+    },
+    /// A tile number outside `1 ..= cells - 1`.
+    #[error("tile {tile} is out of range: a {shape} board has tiles 1 to {max}")]
+    TileOutOfRange {
+        /// The tile read.
+        tile: u64,
+        /// The board's shape.
+        shape: Shape,
+        /// The largest tile.
+        max: usize,
+    },
+    /// A tile written twice.
+    #[error("tile {tile} appears twice")]
+    DuplicateTile {
+        /// The repeated tile.
+        tile: u8,
+    },
+    /// More than one blank.
+    #[error("the board has {count} blanks; it needs exactly one")]
+    TooManyBlanks {
+        /// Blanks counted.
+        count: usize,
+    },
+    /// No blank at all.
+    #[error("the board has no blank: mark it with 0, x, _ or .")]
+    NoBlank,
+    /// Separators given, but only some cells split by them, e.g. `12 3,4`.
+    #[error("mixed separators: split cells by spaces or by commas, not both")]
+    MixedSeparators,
+}
+
+/// The size of a board: rows and columns, each at least 2, at most
+/// [`MAX_CELLS`] cells in all.
+///
+/// ```
+/// use slidedb::Shape;
+/// let shape: Shape = "3x4".parse().unwrap();
+/// assert_eq!((shape.rows(), shape.cols(), shape.cells()), (3, 4, 12));
+/// assert_eq!(shape.to_string(), "3x4");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Shape {
+    rows: u8,
+    cols: u8,
+}
+
+impl Shape {
+    /// The 3×3 board of the 8-puzzle.
+    pub const EIGHT: Shape = Shape { rows: 3, cols: 3 };
+
+    /// A shape of `rows` × `cols`; both at least 2, at most [`MAX_CELLS`] cells.
+    ///
+    /// ```
+    /// use slidedb::Shape;
+    /// assert!(Shape::new(2, 3).is_ok());
+    /// assert!(Shape::new(1, 9).is_err());
+    /// ```
+    pub fn new(rows: usize, cols: usize) -> Result<Shape, BoardError> {
+        if rows < 2 || cols < 2 || rows.saturating_mul(cols) > MAX_CELLS {
+            return Err(BoardError::UnsupportedSize { rows, cols });
+        }
+        Ok(Shape {
+            rows: rows as u8,
+            cols: cols as u8,
+        })
+    }
+
+    /// Rows.
+    pub fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// Columns.
+    pub fn cols(self) -> usize {
+        self.cols as usize
+    }
+
+    /// Cells: rows × columns.
+    pub fn cells(self) -> usize {
+        self.rows() * self.cols()
+    }
+
+    /// The number of boards reachable from any one goal: cells! / 2.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Shape::EIGHT.states(), 181_440);
+    /// ```
+    pub fn states(self) -> u64 {
+        (2..=self.cells() as u64).product::<u64>() / 2
+    }
+
+    /// The shapes with exactly `cells` cells, rows ascending.
+    fn with_cells(cells: usize) -> Vec<Shape> {
+        (2..=cells)
+            .filter(|&r| cells.is_multiple_of(r))
+            .filter_map(|r| Shape::new(r, cells / r).ok())
+            .collect()
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+impl FromStr for Shape {
+    type Err = BoardError;
+
+    /// Reads `RxC` (also `R×C` or `RXC`), such as `3x3` or `2x6`.
+    fn from_str(text: &str) -> Result<Shape, BoardError> {
+        let bad = || BoardError::BadSize {
+            text: text.to_string(),
+        };
+        let t = text.trim();
+        let (r, c) = t.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+        let rows: usize = r.trim().parse().map_err(|_| bad())?;
+        let cols: usize = c.trim().parse().map_err(|_| bad())?;
+        Shape::new(rows, cols)
+    }
+}
+
+/// A move, named by the direction **the blank** travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// The blank moves up (the tile above it comes down).
+    Up,
+    /// The blank moves down.
+    Down,
+    /// The blank moves left.
+    Left,
+    /// The blank moves right.
+    Right,
+}
+
+impl Move {
+    /// All four moves, in the fixed order the solvers try them: `u d l r`.
+    pub const ALL: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
+
+    /// The move's letter: `u`, `d`, `l` or `r`.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Move::Left.letter(), 'l');
+    /// ```
+    pub fn letter(self) -> char {
+        match self {
+            Move::Up => 'u',
+            Move::Down => 'd',
+            Move::Left => 'l',
+            Move::Right => 'r',
+        }
+    }
+
+    /// The move that undoes this one.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Move::Up.inverse(), slidedb::Move::Down);
+    /// ```
+    pub fn inverse(self) -> Move {
+        match self {
+            Move::Up => Move::Down,
+            Move::Down => Move::Up,
+            Move::Left => Move::Right,
+            Move::Right => Move::Left,
+        }
+    }
+
+    /// The move a letter names, if any.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Move::from_letter('d'), Some(slidedb::Move::Down));
+    /// ```
+    pub fn from_letter(letter: char) -> Option<Move> {
+        match letter {
+            'u' => Some(Move::Up),
+            'd' => Some(Move::Down),
+            'l' => Some(Move::Left),
+            'r' => Some(Move::Right),
+            _ => None,
+        }
+    }
+}
+
+/// Writes moves as their letters, such as `ullddr`.
+///
+/// ```
+/// use slidedb::{Move, moves_to_string};
+/// assert_eq!(moves_to_string(&[Move::Up, Move::Left]), "ul");
+/// ```
+pub fn moves_to_string(moves: &[Move]) -> String {
+    moves.iter().map(|m| m.letter()).collect()
+}
+
+/// A board: a shape and a tile in every cell, `0` for the blank.
+///
+/// It is `Copy` and 16 bytes; moves cost a few instructions.
+///
+/// ```
+/// use slidedb::Board;
+/// let board: Board = "2 3 4 1 5 x 7 6 8".parse().unwrap();
+/// assert_eq!(board.to_string(), "2 3 4 1 5 0 7 6 8");
+/// assert_eq!(board.blank(), 5);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    packed: u64,
+    shape: Shape,
+    blank: u8,
+}
+
+impl Board {
+    /// The tiles in order with the blank last: the default goal.
+    ///
+    /// ```
+    /// let goal = slidedb::Board::solved(slidedb::Shape::EIGHT);
+    /// assert_eq!(goal.to_string(), "1 2 3 4 5 6 7 8 0");
+    /// ```
+    pub fn solved(shape: Shape) -> Board {
+        let n = shape.cells();
+        let tiles: Vec<u8> = (1..n as u8).chain([0]).collect();
+        Board::from_tiles(shape, &tiles).expect("the ordered board is valid")
+    }
+
+    /// A board from its cells in reading order, `0` for the blank; checks
+    /// that each tile `1 ..= cells - 1` appears once and there is one blank.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape};
+    /// let board = Board::from_tiles(Shape::new(2, 2).unwrap(), &[1, 2, 0, 3]).unwrap();
+    /// assert_eq!(board.tile(3), 3);
+    /// assert!(Board::from_tiles(Shape::new(2, 2).unwrap(), &[1, 1, 0, 3]).is_err());
+    /// ```
+    pub fn from_tiles(shape: Shape, tiles: &[u8]) -> Result<Board, BoardError> {
+        let n = shape.cells();
+        if tiles.len() != n {
+            return Err(BoardError::WrongCellCount {
+                shape,
+                expected: n,
+                got: tiles.len(),
+            });
+        }
+        if let Some(&t) = tiles.iter().find(|&&t| t as usize >= n) {
+            return Err(BoardError::TileOutOfRange {
+                tile: t as u64,
+                shape,
+                max: n - 1,
+            });
+        }
+        match tiles.iter().filter(|&&t| t == 0).count() {
+            0 => return Err(BoardError::NoBlank),
+            1 => {}
+            count => return Err(BoardError::TooManyBlanks { count }),
+        }
+        let mut seen = 0u32;
+        let mut blank = 0;
+        let mut packed = 0u64;
+        for (cell, &t) in tiles.iter().enumerate() {
+            if t == 0 {
+                blank = cell;
+            } else if seen & (1 << t) != 0 {
+                return Err(BoardError::DuplicateTile { tile: t });
+            }
+            seen |= 1 << t;
+            packed |= (t as u64) << (4 * cell);
+        }
+        Ok(Board {
+            packed,
+            shape,
+            blank: blank as u8,
+        })
+    }
+
+    /// Reads a board written row by row, with an optional size.
+    ///
+    /// Cells are split by spaces or commas, or written one character each
+    /// (`724506831`); rows may be split by `/` (`123/456/78x`). The blank is
+    /// `0`, `x`, `X`, `_` or `.`. The size is `shape` when given, else the
+    /// `/`-split rows, else a square cell count; 6 or 8 cells with neither
+    /// is ambiguous and an error.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape};
+    /// let a = Board::parse("123/456/78x", None).unwrap();
+    /// let b = Board::parse("1,2,3,4,5,6,7,8,0", None).unwrap();
+    /// assert_eq!(a, b);
+    /// let wide = Board::parse("1 2 3 4 5 0", Some(Shape::new(2, 3).unwrap())).unwrap();
+    /// assert_eq!(wide.shape().to_string(), "2x3");
+    /// assert!(Board::parse("1 2 3 4 5 0", None).is_err());
+    /// ```
+    pub fn parse(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(BoardError::Empty);
+        }
+        let mut cells = Cells::default();
+        let mut first_len = 0;
+        let mut row_count = 0;
+        for (r, row) in text.split('/').enumerate() {
+            let before = cells.len;
+            parse_row(row, &mut cells)?;
+            let len = cells.len - before;
+            if r == 0 {
+                first_len = len;
+            } else if len != first_len {
+                return Err(BoardError::RaggedRows {
+                    first: first_len,
+                    row: r + 1,
+                    len,
+                });
+            }
+            row_count = r + 1;
+        }
+        let mut row_shape = None;
+        if row_count > 1 {
+            row_shape = Some(Shape::new(row_count, first_len)?);
+        }
+        let count = cells.len;
+        let shape = match (shape, row_shape) {
+            (Some(s), Some(r)) if s != r => {
+                return Err(BoardError::ShapeMismatch {
+                    expected: s,
+                    got: r,
+                });
+            }
+            (Some(s), _) | (None, Some(s)) => s,
+            (None, None) => infer_shape(count)?,
+        };
+        if count != shape.cells() {
+            return Err(BoardError::WrongCellCount {
+                shape,
+                expected: shape.cells(),
+                got: count,
+            });
+        }
+        let mut tiles = [0u8; MAX_CELLS];
+        for (slot, &value) in tiles.iter_mut().zip(&cells.values) {
+            if value >= count as u64 {
+                return Err(BoardError::TileOutOfRange {
+                    tile: value,
+                    shape,
+                    max: count - 1,
+                });
+            }
+            *slot = value as u8;
+        }
+        Board::from_tiles(shape, &tiles[..count])
+    }
+
+    /// The board's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The blank's cell, counted in reading order from 0.
+    pub fn blank(&self) -> usize {
+        self.blank as usize
+    }
+
+    /// The tile in `cell` (0 for the blank).
+    pub fn tile(&self, cell: usize) -> u8 {
+        ((self.packed >> (4 * cell)) & 0xF) as u8
+    }
+
+    /// The cells in reading order, `0` for the blank.
+    pub fn tiles(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.shape.cells()).map(|c| self.tile(c))
+    }
+
+    /// The tiles packed four bits a cell, cell 0 in the lowest bits.
+    pub fn packed(&self) -> u64 {
+        self.packed
+    }
+
+    /// The board after `mv`, or `None` if the blank would leave the board.
+    ///
+    /// ```
+    /// use slidedb::{Board, Move};
+    /// let goal: Board = "1 2 3 4 5 6 7 8 0".parse().unwrap();
+    /// assert_eq!(goal.apply(Move::Left).unwrap().to_string(), "1 2 3 4 5 6 7 0 8");
+    /// assert!(goal.apply(Move::Right).is_none());
+    /// ```
+    #[inline]
+    pub fn apply(&self, mv: Move) -> Option<Board> {
+        let cols = self.shape.cols as usize;
+        let b = self.blank as usize;
+        let target = match mv {
+            Move::Up if b >= cols => b - cols,
+            Move::Down if b + cols < self.shape.cells() => b + cols,
+            Move::Left if !b.is_multiple_of(cols) => b - 1,
+            Move::Right if b % cols != cols - 1 => b + 1,
+            _ => return None,
+        };
+        Some(self.slide_from(target))
+    }
+
+    /// The board after moving the tile in `target` (a neighbour of the
+    /// blank) into the blank's cell.
+    #[inline]
+    pub(crate) fn slide_from(&self, target: usize) -> Board {
+        let tile = (self.packed >> (4 * target)) & 0xF;
+        Board {
+            packed: self.packed ^ (tile << (4 * target)) ^ (tile << (4 * self.blank as usize)),
+            shape: self.shape,
+            blank: target as u8,
+        }
+    }
+
+    /// Applies moves in turn; `None` if one leaves the board.
+    ///
+    /// ```
+    /// use slidedb::{Board, Move};
+    /// let goal: Board = "1 2 3 4 5 6 7 8 0".parse().unwrap();
+    /// let back = goal.apply_all(&[Move::Up, Move::Down]).unwrap();
+    /// assert_eq!(back, goal);
+    /// ```
+    pub fn apply_all(&self, moves: &[Move]) -> Option<Board> {
+        moves.iter().try_fold(*self, |b, &m| b.apply(m))
+    }
+
+    /// The solvability invariant: the parity of the tiles in reading order
+    /// (blank left out) plus (columns − 1) × the blank's row, mod 2. Every
+    /// move keeps it; two boards of one shape reach each other exactly when
+    /// it is equal.
+    pub fn parity(&self) -> u8 {
+        let mut inversions = 0u32;
+        let mut seen = 0u32;
+        for cell in 0..self.shape.cells() {
+            let t = self.tile(cell);
+            if t != 0 {
+                // tiles greater than t already seen stand before it
+                inversions += (seen >> (t + 1)).count_ones();
+                seen |= 1 << t;
+            }
+        }
+        let row = self.blank() / self.shape.cols();
+        ((inversions as usize + (self.shape.cols() - 1) * row) % 2) as u8
+    }
+
+    /// Whether `goal` can be reached from this board (same shape, same
+    /// [`parity`](Board::parity)). Decided in O(cells), before any search.
+    ///
+    /// ```
+    /// use slidedb::Board;
+    /// let goal: Board = "1 2 3 4 5 6 7 8 0".parse().unwrap();
+    /// assert!("2 3 4 1 5 x 7 6 8".parse::<Board>().unwrap().can_reach(&goal));
+    /// assert!(!"2 1 3 4 5 6 7 8 0".parse::<Board>().unwrap().can_reach(&goal));
+    /// ```
+    pub fn can_reach(&self, goal: &Board) -> bool {
+        self.shape == goal.shape && self.parity() == goal.parity()
+    }
+
+    /// The board as a grid, one row a line, the blank as `.`, right-aligned
+    /// columns.
+    ///
+    /// ```
+    /// let board: slidedb::Board = "1 2 3 4 5 6 7 8 0".parse().unwrap();
+    /// assert_eq!(board.grid(), "1 2 3\n4 5 6\n7 8 .\n");
+    /// ```
+    pub fn grid(&self) -> String {
+        let width = if self.shape.cells() > 10 { 2 } else { 1 };
+        let mut out = String::new();
+        for r in 0..self.shape.rows() {
+            for c in 0..self.shape.cols() {
+                if c > 0 {
+                    out.push(' ');
+                }
+                let t = self.tile(r * self.shape.cols() + c);
+                if t == 0 {
+                    out.push_str(&format!("{:>width$}", "."));
+                } else {
+                    out.push_str(&format!("{t:>width$}"));
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl fmt::Display for Board {
+    /// The cells in reading order split by spaces, blank as `0`; reads back
+    /// with [`Board::parse`] given the shape.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for cell in 0..self.shape.cells() {
+            if cell > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{}", self.tile(cell))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({} {})", self.shape, self)
+    }
+}
+
+impl FromStr for Board {
+    type Err = BoardError;
+
+    /// [`Board::parse`] with the size taken from the text.
+    fn from_str(text: &str) -> Result<Board, BoardError> {
+        Board::parse(text, None)
+    }
+}
+
+/// Cell values read so far: the first [`MAX_CELLS`] kept, the rest only
+/// counted, so that no input, however long, allocates.
+#[derive(Default)]
+struct Cells {
+    values: [u64; MAX_CELLS],
+    len: usize,
+}
+
+impl Cells {
+    fn push(&mut self, value: u64) {
+        if let Some(slot) = self.values.get_mut(self.len) {
+            *slot = value;
+        }
+        self.len += 1;
+    }
+}
+
+/// Splits one row into cell values (blank as 0), appending to `cells`.
+fn parse_row(row: &str, cells: &mut Cells) -> Result<(), BoardError> {
+    let row = row.trim();
+    if row.is_empty() {
+        return Err(BoardError::EmptyCell);
+    }
+    let has_comma = row.contains(',');
+    let has_space = row.contains(char::is_whitespace);
+    if has_comma {
+        for token in row.split(',') {
+            let token = token.trim();
+            if token.is_empty() {
+                return Err(BoardError::EmptyCell);
+            }
+            if token.contains(char::is_whitespace) {
+                return Err(BoardError::MixedSeparators);
+            }
+            cells.push(parse_cell(token)?);
+        }
+    } else if has_space {
+        for token in row.split_whitespace() {
+            cells.push(parse_cell(token)?);
+        }
+    } else {
+        for ch in row.chars() {
+            let mut buf = [0u8; 4];
+            cells.push(parse_cell(ch.encode_utf8(&mut buf))?);
+        }
+    }
+    Ok(())
+}
+
+/// One cell: a number, or a blank mark (as 0).
+fn parse_cell(token: &str) -> Result<u64, BoardError> {
+    match token {
+        "x" | "X" | "_" | "." => Ok(0),
+        _ if token.len() <= 3 && token.bytes().all(|b| b.is_ascii_digit()) => {
+            Ok(token.parse().expect("checked digits"))
+        }
+        _ => Err(BoardError::BadCell {
+            token: token.chars().take(20).collect(),
+        }),
+    }
+}
+
+/// The shape of a board of `cells` cells written without a size.
+fn infer_shape(cells: usize) -> Result<Shape, BoardError> {
+    let shapes = Shape::with_cells(cells);
+    if let Some(&square) = shapes.iter().find(|s| s.rows() == s.cols()) {
+        return Ok(square);
+    }
+    match shapes.as_slice() {
+        [] if cells == 0 => Err(BoardError::Empty),
+        [] => Err(BoardError::NoShape {
+            cells,
+            hint: if cells > MAX_CELLS {
+                "too many cells"
+            } else {
+                "check the count, or give --size"
+            },
+        }),
+        [one] => Ok(*one),
+        many => Err(BoardError::AmbiguousSize {
+            cells,
+            options: many
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" or "),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eight(text: &str) -> Board {
+        Board::parse(text, None).unwrap()
+    }
+
+    #[test]
+    fn every_written_form_reads_the_same() {
+        let want = eight("2 3 4 1 5 0 7 6 8");
+        for text in [
+            "2 3 4 1 5 x 7 6 8",
+            "23415x768",
+            "2,3,4,1,5,_,7,6,8",
+            "2, 3, 4, 1, 5, ., 7, 6, 8",
+            "234/15X/768",
+            "2 3 4 / 1 5 0 / 7 6 8",
+            "  2 3 4 1 5 0 7 6 8\t",
+        ] {
+            assert_eq!(Board::parse(text, None), Ok(want), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn sizes_come_from_flag_rows_or_square_count() {
+        let s23 = Shape::new(2, 3).unwrap();
+        assert_eq!(
+            Board::parse("12/34/50", None).unwrap().shape(),
+            Shape::new(3, 2).unwrap()
+        );
+        assert_eq!(Board::parse("123450", Some(s23)).unwrap().shape(), s23);
+        assert!(matches!(
+            Board::parse("123450", None),
+            Err(BoardError::AmbiguousSize { cells: 6, .. })
+        ));
+        assert!(matches!(
+            Board::parse("12345670", None),
+            Err(BoardError::AmbiguousSize { cells: 8, .. })
+        ));
+        assert!(matches!(
+            Board::parse("12/34/50", Some(s23)),
+            Err(BoardError::ShapeMismatch { .. })
+        ));
+        assert_eq!(
+            Board::parse("1 2 3 4 5 6 7 8 9 10 11 0", Some(Shape::new(3, 4).unwrap()))
+                .unwrap()
+                .tile(10),
+            11
+        );
+        assert!(matches!(
+            Board::parse("12340", None),
+            Err(BoardError::NoShape { .. })
+        ));
+    }
+
+    #[test]
+    fn invalid_boards_are_named() {
+        use BoardError::*;
+        type Check = fn(&BoardError) -> bool;
+        let cases: &[(&str, Check)] = &[
+            ("", |e| matches!(e, Empty)),
+            ("1 2 3 4 5 6 7 8", |e| {
+                matches!(e, NoShape { .. } | AmbiguousSize { .. })
+            }),
+            ("1 2 3 4 5 6 7 8 8", |e| matches!(e, NoBlank)),
+            ("1 2 3 4 5 6 7 8 0 9 10 11 12", |e| {
+                matches!(e, NoShape { cells: 13, .. })
+            }),
+            ("1 2 3 4 5 6 7 7 0", |e| {
+                matches!(e, DuplicateTile { tile: 7 })
+            }),
+            ("1 2 3 4 5 6 7 8 9", |e| {
+                matches!(e, TileOutOfRange { tile: 9, .. })
+            }),
+            ("1 2 3 4 5 6 7 0 0", |e| {
+                matches!(e, TooManyBlanks { count: 2 })
+            }),
+            ("1 2 3 4 5 6 7 8 y", |e| matches!(e, BadCell { .. })),
+            ("1,,2,3,4,5,6,7,0", |e| matches!(e, EmptyCell)),
+            ("12 3,4,5,6,7,8,0", |e| matches!(e, MixedSeparators)),
+            ("123/45/678", |e| matches!(e, RaggedRows { row: 2, .. })),
+        ];
+        for (text, check) in cases {
+            let err = Board::parse(text, None).unwrap_err();
+            assert!(check(&err), "{text:?} gave {err:?}");
+        }
+    }
+
+    #[test]
+    fn moves_slide_the_blank() {
+        let b = eight("1 2 3 4 0 5 6 7 8");
+        assert_eq!(b.apply(Move::Up).unwrap(), eight("1 0 3 4 2 5 6 7 8"));
+        assert_eq!(b.apply(Move::Down).unwrap(), eight("1 2 3 4 7 5 6 0 8"));
+        assert_eq!(b.apply(Move::Left).unwrap(), eight("1 2 3 0 4 5 6 7 8"));
+        assert_eq!(b.apply(Move::Right).unwrap(), eight("1 2 3 4 5 0 6 7 8"));
+        let corner = eight("0 1 2 3 4 5 6 7 8");
+        assert!(corner.apply(Move::Up).is_none() && corner.apply(Move::Left).is_none());
+        for m in Move::ALL {
+            if let Some(n) = b.apply(m) {
+                assert_eq!(n.apply(m.inverse()), Some(b));
+            }
+        }
+    }
+
+    #[test]
+    fn parity_is_kept_by_moves_and_splits_the_boards() {
+        for shape in [
+            Shape::new(2, 2).unwrap(),
+            Shape::new(2, 3).unwrap(),
+            Shape::new(2, 4).unwrap(),
+            Shape::EIGHT,
+        ] {
+            let goal = Board::solved(shape);
+            let mut b = goal;
+            for i in 0..200 {
+                let m = Move::ALL[(i * 7 + i / 3) % 4];
+                if let Some(n) = b.apply(m) {
+                    assert_eq!(n.parity(), goal.parity(), "{shape}");
+                    b = n;
+                }
+            }
+            // swapping two tiles flips it
+            let mut tiles: Vec<u8> = goal.tiles().collect();
+            tiles.swap(0, 1);
+            let swapped = Board::from_tiles(shape, &tiles).unwrap();
+            assert!(!swapped.can_reach(&goal));
+        }
+    }
+
+    #[test]
+    fn display_reads_back() {
+        let s = Shape::new(3, 4).unwrap();
+        let b = Board::solved(s);
+        assert_eq!(Board::parse(&b.to_string(), Some(s)), Ok(b));
+        assert_eq!(b.grid(), " 1  2  3  4\n 5  6  7  8\n 9 10 11  .\n");
+    }
+}
