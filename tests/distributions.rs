@@ -1,0 +1,106 @@
+//! The generator reproduces the published distance distributions exactly.
+
+mod common;
+
+use slidedb::{Board, Shape, generate};
+
+fn check(name: &str) {
+    let published = common::distribution(name);
+    let table = generate(&published.goal, |_| {}).unwrap();
+    assert_eq!(
+        table.layers(),
+        &published.layers[..],
+        "{name}: layer counts"
+    );
+    assert_eq!(
+        table.max_distance() as usize,
+        published.layers.len() - 1,
+        "{name}"
+    );
+    // The table lists every state at the greatest distance (up to 1000);
+    // a file may list only some of them.
+    let hardest = table.hardest();
+    let last = *published.layers.last().unwrap();
+    assert_eq!(hardest.len() as u64, last.min(1000), "{name}");
+    for b in &published.antipodes {
+        assert!(
+            hardest.contains(b),
+            "{name}: {b} is at the greatest distance"
+        );
+    }
+    for b in &hardest {
+        assert_eq!(
+            table.distance(b).unwrap(),
+            Some(table.max_distance()),
+            "{name} {b}"
+        );
+    }
+}
+
+#[test]
+fn eight_puzzle_blank_in_a_corner() {
+    check("3x3-blank-corner.txt");
+}
+
+#[test]
+fn eight_puzzle_blank_on_an_edge() {
+    check("3x3-blank-edge.txt");
+}
+
+#[test]
+fn eight_puzzle_blank_in_the_centre() {
+    check("3x3-blank-centre.txt");
+}
+
+#[test]
+fn two_by_three_and_two_by_four() {
+    check("2x3-blank-corner.txt");
+    check("2x4-blank-corner.txt");
+}
+
+/// 3x2 and 4x2 are the transposes of 2x3 and 2x4, and a blank-last goal
+/// stays a blank-in-a-corner goal: the same distributions.
+#[test]
+fn transposed_boards_have_the_same_layers() {
+    for (tall, wide) in [
+        ((3, 2), "2x3-blank-corner.txt"),
+        ((4, 2), "2x4-blank-corner.txt"),
+    ] {
+        let shape = Shape::new(tall.0, tall.1).unwrap();
+        let table = generate(&Board::solved(shape), |_| {}).unwrap();
+        assert_eq!(
+            table.layers(),
+            &common::distribution(wide).layers[..],
+            "{shape}"
+        );
+    }
+}
+
+/// 2x2: 12 states, God's number 6, and every layer is checked against the
+/// reference BFS.
+#[test]
+fn two_by_two() {
+    let goal = Board::solved(Shape::new(2, 2).unwrap());
+    let table = generate(&goal, |_| {}).unwrap();
+    assert_eq!(table.states(), 12);
+    assert_eq!(table.max_distance(), 6);
+    let reference = common::reference_bfs(&goal);
+    let mut layers = vec![0u64; 7];
+    for d in reference.values() {
+        layers[*d as usize] += 1;
+    }
+    assert_eq!(table.layers(), &layers[..]);
+}
+
+/// Progress reports one layer per depth, in order, ending at the total.
+#[test]
+fn progress_reports_every_layer() {
+    let mut seen = Vec::new();
+    let table = generate(&Board::solved(Shape::EIGHT), |l| seen.push(*l)).unwrap();
+    assert_eq!(seen.len(), table.layers().len());
+    for (d, l) in seen.iter().enumerate() {
+        assert_eq!(l.depth as usize, d);
+        assert_eq!(l.states, table.layers()[d]);
+    }
+    assert_eq!(seen.last().unwrap().total, 181_440);
+}

@@ -1,0 +1,110 @@
+//! The file format: bytes round-trip, and every kind of damage is an error
+//! on open (or on verify, for the body), never a panic or an answer.
+
+use slidedb::format::{FORMAT_VERSION, HEADER_LEN, Section};
+use slidedb::{Board, Shape, Table, TableError, generate};
+
+fn small() -> Vec<u8> {
+    generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {})
+        .unwrap()
+        .into_inner()
+}
+
+#[test]
+fn bytes_round_trip() {
+    let built = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    let copy = Table::new(built.as_bytes()).unwrap();
+    copy.verify().unwrap();
+    assert_eq!(copy.shape(), Shape::EIGHT);
+    assert_eq!(copy.goal(), built.goal());
+    assert_eq!(copy.layers(), built.layers());
+    assert_eq!(copy.hardest(), built.hardest());
+    assert_eq!(
+        copy.generator(),
+        concat!("slidedb ", env!("CARGO_PKG_VERSION"))
+    );
+    // 181,440 entries of 2 bits, after a 64-byte header and the metadata.
+    let body = 181_440usize.div_ceil(4);
+    assert!(built.as_bytes().len() > body + HEADER_LEN);
+    assert!(built.as_bytes().len() < body + 1024);
+    assert_eq!(&built.as_bytes()[..8], b"SLIDEDB\0");
+}
+
+#[test]
+fn generation_is_deterministic() {
+    assert_eq!(small(), small());
+}
+
+/// Changing any single byte before the body is caught on open.
+#[test]
+fn every_header_and_metadata_byte_is_checked() {
+    let bytes = small();
+    let body_offset = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+    for at in 0..body_offset {
+        for flip in [0x01u8, 0x80, 0xFF] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= flip;
+            assert!(
+                Table::new(&damaged[..]).is_err(),
+                "byte {at} ^ {flip:#x} went unnoticed"
+            );
+        }
+    }
+}
+
+/// Cutting the file at any length is an error.
+#[test]
+fn every_truncation_is_an_error() {
+    let bytes = small();
+    for len in 0..bytes.len() {
+        match Table::new(&bytes[..len]) {
+            Err(TableError::Truncated { .. } | TableError::BadMagic) => {}
+            Err(e) => panic!("truncated to {len}: unexpected error {e}"),
+            Ok(_) => panic!("truncated to {len}: opened"),
+        }
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Table::new(&longer[..]),
+        Err(TableError::TrailingBytes { .. })
+    ));
+}
+
+/// A changed body byte passes the O(1) open but not `verify`.
+#[test]
+fn body_damage_is_caught_by_verify() {
+    let bytes = small();
+    let len = bytes.len();
+    for at in [len - 1, len - 50, len - 90] {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x04;
+        let table = Table::new(&damaged[..]).unwrap();
+        assert!(matches!(
+            table.verify(),
+            Err(TableError::Checksum {
+                section: Section::Body,
+                ..
+            })
+        ));
+    }
+}
+
+#[test]
+fn other_files_and_versions_are_named() {
+    assert!(matches!(
+        Table::new(&b"hello, world, this is not a table at all....."[..]),
+        Err(TableError::BadMagic)
+    ));
+    assert!(matches!(
+        Table::new(&b""[..]),
+        Err(TableError::Truncated { .. })
+    ));
+    let mut newer = small();
+    newer[10..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    let err = Table::new(&newer[..]).err().unwrap();
+    assert!(
+        matches!(err, TableError::Version { expected, got } if expected == FORMAT_VERSION && got == FORMAT_VERSION + 1)
+    );
+    assert!(err.to_string().contains("regenerate"), "{err}");
+}
