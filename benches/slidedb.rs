@@ -1,1 +1,166 @@
-fn main() {}
+//! Criterion benchmarks: building tables, the index, and solving.
+//!
+//! ```text
+//! cargo bench                      # everything, about a minute
+//! cargo bench -- solve/            # one group
+//! ```
+//!
+//! All tables are built in memory (no file, no map); `scripts/bench.sh`
+//! times the binaries end to end.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use slidedb::{Board, Index, Indexer, Shape, Table, generate};
+
+/// Boards in the rank/unrank sets.
+const INDEX_SET: usize = 1024;
+/// Boards in `solve/batch`.
+const BATCH: usize = 10_000;
+
+/// splitmix64, so the board sets are the same on every run.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+/// `count` uniformly random boards that can reach the default goal of
+/// `shape`: random indices, unranked.
+fn random_boards(shape: Shape, count: usize, seed: u64) -> Vec<Board> {
+    let indexer = Indexer::new(&Board::solved(shape));
+    let mut rng = SplitMix64(seed);
+    (0..count)
+        .map(|_| {
+            indexer
+                .unrank(Index(rng.below(indexer.len())))
+                .expect("an index below len")
+        })
+        .collect()
+}
+
+fn eight_table() -> Table<Vec<u8>> {
+    generate(&Board::solved(Shape::EIGHT), |_| {}).expect("3x3 builds")
+}
+
+fn bench_generate(c: &mut Criterion) {
+    let mut group = c.benchmark_group("generate");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(5));
+    for shape in [Shape::EIGHT, Shape::new(2, 4).expect("2x4")] {
+        let goal = Board::solved(shape);
+        group.throughput(Throughput::Elements(shape.states()));
+        group.bench_function(shape.to_string(), |b| {
+            b.iter(|| generate(black_box(&goal), |_| {}).expect("builds"))
+        });
+    }
+    group.finish();
+}
+
+fn bench_index(c: &mut Criterion) {
+    let goal = Board::solved(Shape::EIGHT);
+    let indexer = Indexer::new(&goal);
+    let boards = random_boards(Shape::EIGHT, INDEX_SET, 1);
+    let indices: Vec<Index> = boards
+        .iter()
+        .map(|b| indexer.rank(b).expect("reachable"))
+        .collect();
+
+    let mut group = c.benchmark_group("rank");
+    group.throughput(Throughput::Elements(INDEX_SET as u64));
+    group.bench_function("3x3", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for board in black_box(&boards) {
+                sum = sum.wrapping_add(indexer.rank(board).expect("reachable").0);
+            }
+            sum
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("unrank");
+    group.throughput(Throughput::Elements(INDEX_SET as u64));
+    group.bench_function("3x3", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for &index in black_box(&indices) {
+                sum = sum.wrapping_add(indexer.unrank(index).expect("in range").packed());
+            }
+            sum
+        })
+    });
+    group.finish();
+}
+
+fn bench_solve(c: &mut Criterion) {
+    let table = eight_table();
+    let mut group = c.benchmark_group("solve");
+
+    // One board at a time, reusing the move buffer.
+    for (name, text, distance) in [
+        ("one/d19", "2 3 4 1 5 x 7 6 8", 19),
+        ("one/d31", "8 6 7 2 5 4 3 0 1", 31),
+    ] {
+        let board: Board = text.parse().expect("a 3x3 board");
+        let mut moves = Vec::with_capacity(table.max_distance() as usize);
+        assert_eq!(table.distance(&board), Ok(Some(distance)), "{text}");
+        group.throughput(Throughput::Elements(1));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                moves.clear();
+                let solvable = table
+                    .solve_into(black_box(&board), &mut moves)
+                    .expect("not damaged");
+                black_box(solvable);
+                moves.len()
+            })
+        });
+    }
+
+    // A batch of random boards on one thread: the cost per board
+    // (mean distance about 22) that `slidedb solve` spreads over cores.
+    let boards = random_boards(Shape::EIGHT, BATCH, 2);
+    let mut moves = Vec::with_capacity(table.max_distance() as usize);
+    group.throughput(Throughput::Elements(BATCH as u64));
+    group.sample_size(30);
+    group.measurement_time(Duration::from_secs(4));
+    group.bench_function("batch", |b| {
+        b.iter(|| {
+            let mut total = 0usize;
+            for board in black_box(&boards) {
+                moves.clear();
+                let solvable = table.solve_into(board, &mut moves).expect("not damaged");
+                debug_assert!(solvable);
+                total += moves.len();
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(50)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench_generate, bench_index, bench_solve
+}
+criterion_main!(benches);

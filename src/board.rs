@@ -280,6 +280,47 @@ pub fn moves_to_string(moves: &[Move]) -> String {
     moves.iter().map(|m| m.letter()).collect()
 }
 
+/// For each blank cell, the moves that keep the blank on the board and the
+/// cell each one takes it to, in [`Move::ALL`] order: computed once per
+/// shape, so the hot loops do no division.
+#[derive(Clone, Debug)]
+pub(crate) struct Adjacency {
+    steps: [[(Move, u8); 4]; MAX_CELLS],
+    len: [u8; MAX_CELLS],
+}
+
+impl Adjacency {
+    pub(crate) fn new(shape: Shape) -> Adjacency {
+        let mut adjacency = Adjacency {
+            steps: [[(Move::Up, 0); 4]; MAX_CELLS],
+            len: [0; MAX_CELLS],
+        };
+        let (rows, cols) = (shape.rows(), shape.cols());
+        for cell in 0..shape.cells() {
+            let (r, c) = (cell / cols, cell % cols);
+            for mv in Move::ALL {
+                let target = match mv {
+                    Move::Up if r > 0 => cell - cols,
+                    Move::Down if r + 1 < rows => cell + cols,
+                    Move::Left if c > 0 => cell - 1,
+                    Move::Right if c + 1 < cols => cell + 1,
+                    _ => continue,
+                };
+                let n = &mut adjacency.len[cell];
+                adjacency.steps[cell][*n as usize] = (mv, target as u8);
+                *n += 1;
+            }
+        }
+        adjacency
+    }
+
+    /// The moves from a blank in `cell`, each with the blank's new cell.
+    #[inline]
+    pub(crate) fn from(&self, cell: usize) -> &[(Move, u8)] {
+        &self.steps[cell][..self.len[cell] as usize]
+    }
+}
+
 /// A board: a shape and a tile in every cell, `0` for the blank.
 ///
 /// It is `Copy` and 16 bytes; moves cost a few instructions.

@@ -56,7 +56,7 @@ impl std::fmt::Display for Section {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: std::path::PathBuf,

@@ -1,29 +1,34 @@
 //! The generator: one reverse breadth-first search from the goal over every
 //! reachable board, in parallel layers.
 //!
-//! The table itself is the visited set. Each entry starts as `3` (no
-//! distance yet); a layer is expanded in parallel (rayon), and a thread
-//! claims a newly reached board with one atomic `fetch_and` that writes its
-//! distance mod 3. Only the thread that sees `3` come back keeps the board
-//! for the next layer, so every board is expanded exactly once and no lock
-//! is taken per state.
+//! Boards are grouped by their tile order. The index of a board is
+//! `blank × (m!/2) + h`, where `h` is the (halved) rank of the tile order,
+//! so the boards that share `h` differ only in the blank's cell, and one
+//! 16-bit mask per `h` holds a set of them: bit `b` for the blank in cell
+//! `b`. A move of the blank along its row keeps the tile order, so all the
+//! horizontal moves of a frontier mask are two shifts; only a vertical move
+//! changes the tile order (a rotation of `cols` tiles) and needs a rank.
+//!
+//! Each layer runs in two parallel passes (rayon) with no lock per state:
+//! 1. *expand*: every frontier mask sets the bits of its unvisited
+//!    neighbours in `next` with an atomic `fetch_or` (setting a bit twice
+//!    is harmless, so threads never need to agree who got there first);
+//! 2. *commit*: each mask moves `next` into `frontier`, marks it visited and
+//!    records its distance mod 3 in two bit planes.
+//!
+//! At the end the planes are laid out as the table's 2-bit entries.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Move, Shape};
-use crate::rank::{Index, Indexer};
+use crate::board::{Board, Shape};
+use crate::rank::Indexer;
 use crate::table::{Table, assemble};
 
 /// The most cells a full table is built for (3×4: 239,500,800 states).
 pub const MAX_TABLE_CELLS: usize = 12;
-
-/// Layers smaller than this are expanded on one thread.
-const PARALLEL_LAYER: usize = 4096;
-/// States a rayon task expands at a time.
-const CHUNK: usize = 2048;
 
 /// Why a table could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -53,13 +58,6 @@ pub struct Layer {
     pub elapsed: Duration,
 }
 
-/// A board in the frontier, with its index.
-#[derive(Clone, Copy)]
-struct Node {
-    board: Board,
-    index: Index,
-}
-
 /// Builds the full distance table for `goal` by reverse BFS, calling
 /// `on_layer` after each layer. Runs on the current rayon pool (wrap it in
 /// `ThreadPool::install` to choose the threads).
@@ -85,13 +83,15 @@ pub fn generate(
     }
     let start = Instant::now();
     let indexer = Indexer::new(goal);
-    let entries = Entries::new(indexer.len());
-    let root = Node {
-        board: *goal,
-        index: indexer.rank_unchecked(goal),
-    };
-    entries.claim(root.index, 0);
-    let mut frontier = vec![root];
+    let search = Search::new(&indexer);
+    let per_blank = search.per_blank;
+    let mut masks = vec![Masks::default(); per_blank];
+    let next: Vec<AtomicU16> = (0..per_blank).map(|_| AtomicU16::new(0)).collect();
+
+    let root = indexer.rank_unchecked(goal).0 as usize;
+    let (root_blank, root_h) = (root / per_blank, root % per_blank);
+    masks[root_h].visited = 1 << root_blank;
+    masks[root_h].frontier = 1 << root_blank;
     let mut layers = vec![1u64];
     let mut total = 1u64;
     on_layer(&Layer {
@@ -101,105 +101,283 @@ pub fn generate(
         elapsed: start.elapsed(),
     });
     loop {
-        let depth = layers.len() as u32;
-        let residue = (depth % 3) as u64;
-        let next: Vec<Node> = if frontier.len() < PARALLEL_LAYER {
-            let mut out = Vec::new();
-            for node in &frontier {
-                expand(node, residue, &indexer, &entries, &mut out);
+        let parallel = *layers.last().expect("the root layer") >= PARALLEL_LAYER;
+        let claimed = AtomicBool::new(false);
+        let expand = |(c, chunk): (usize, &[Masks])| {
+            if search.expand(c * CHUNK, chunk, &masks, &next) {
+                claimed.store(true, Relaxed);
             }
-            out
-        } else {
-            let parts: Vec<Vec<Node>> = frontier
-                .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let mut out = Vec::with_capacity(chunk.len() * 2);
-                    for node in chunk {
-                        expand(node, residue, &indexer, &entries, &mut out);
-                    }
-                    out
-                })
-                .collect();
-            parts.concat()
         };
-        if next.is_empty() {
-            break;
+        if parallel {
+            masks.par_chunks(CHUNK).enumerate().for_each(expand);
+        } else {
+            masks.chunks(CHUNK).enumerate().for_each(expand);
         }
-        total += next.len() as u64;
-        layers.push(next.len() as u64);
+        if !claimed.into_inner() {
+            break; // `frontier` still holds the last layer
+        }
+        let depth = layers.len() as u32;
+        let residue = (depth % 3) as u16;
+        let states: u64 = if parallel {
+            masks
+                .par_chunks_mut(CHUNK)
+                .zip(next.par_chunks(CHUNK))
+                .map(|(m, n)| commit_shared(m, n, residue))
+                .sum()
+        } else {
+            masks
+                .chunks_mut(CHUNK)
+                .zip(next.chunks(CHUNK))
+                .map(|(m, n)| commit_shared(m, n, residue))
+                .sum()
+        };
+        total += states;
+        layers.push(states);
         on_layer(&Layer {
             depth,
-            states: next.len() as u64,
+            states,
             total,
             elapsed: start.elapsed(),
         });
-        frontier = next;
     }
     debug_assert_eq!(total, indexer.len());
-    let mut hardest: Vec<Node> = frontier;
-    hardest.sort_unstable_by_key(|n| n.index);
-    let hardest: Vec<Board> = hardest.iter().map(|n| n.board).collect();
-    let body = entries.into_bytes();
+    let hardest = search.frontier_boards(&masks);
+    let body = search.body(&masks);
     Ok(assemble(goal, layers, &hardest, &body))
 }
 
-/// Claims each unvisited neighbour of `node` for the next layer.
-#[inline]
-fn expand(node: &Node, residue: u64, indexer: &Indexer, entries: &Entries, out: &mut Vec<Node>) {
-    let per_blank = indexer.per_blank();
-    for mv in Move::ALL {
-        let Some(next) = node.board.apply(mv) else {
-            continue;
-        };
-        let index = match mv {
-            Move::Left => Index(node.index.0 - per_blank),
-            Move::Right => Index(node.index.0 + per_blank),
-            Move::Up | Move::Down => indexer.rank_unchecked(&next),
-        };
-        if entries.claim(index, residue) {
-            out.push(Node { board: next, index });
-        }
-    }
+/// Layers smaller than this are expanded on one thread.
+const PARALLEL_LAYER: u64 = 2048;
+/// Tile orders a rayon task takes at a time.
+const CHUNK: usize = 1024;
+
+/// The boards of one tile order, as masks over the blank's cell.
+#[derive(Clone, Copy, Default)]
+struct Masks {
+    /// Reached at any depth so far.
+    visited: u16,
+    /// Reached at the depth being expanded.
+    frontier: u16,
+    /// Bit 0 of the distance mod 3.
+    low: u16,
+    /// Bit 1 of the distance mod 3.
+    high: u16,
 }
 
-/// The 2-bit entries, 32 to an atomic word, all `3` until claimed.
-struct Entries {
-    words: Vec<AtomicU64>,
-    len: u64,
+/// Moves `next` into the frontier, marks it visited and records its
+/// residue; returns how many boards it held.
+fn commit_shared(chunk: &mut [Masks], next: &[AtomicU16], residue: u16) -> u64 {
+    let mut states = 0u64;
+    for (m, n) in chunk.iter_mut().zip(next) {
+        let fresh = n.swap(0, Relaxed);
+        m.frontier = fresh;
+        if fresh != 0 {
+            m.visited |= fresh;
+            if residue & 1 != 0 {
+                m.low |= fresh;
+            }
+            if residue & 2 != 0 {
+                m.high |= fresh;
+            }
+            states += fresh.count_ones() as u64;
+        }
+    }
+    states
 }
 
-impl Entries {
-    fn new(len: u64) -> Entries {
-        Entries {
-            words: (0..len.div_ceil(32)).map(|_| AtomicU64::new(!0)).collect(),
-            len,
+/// What the passes share: the shape's constants and every tile order.
+struct Search<'a> {
+    indexer: &'a Indexer,
+    per_blank: usize,
+    cells: usize,
+    cols: usize,
+    /// The tile order of each `h` with its last two tiles ascending, and
+    /// that order's parity in bit 63.
+    orders: Vec<u64>,
+    /// Cells whose boards have an odd tile order.
+    odd_cells: u16,
+    /// Cells the blank can leave by moving left, right, up, down.
+    can_left: u16,
+    can_right: u16,
+    can_up: u16,
+    can_down: u16,
+}
+
+impl<'a> Search<'a> {
+    fn new(indexer: &'a Indexer) -> Search<'a> {
+        let shape = indexer.shape();
+        let (cells, cols) = (shape.cells(), shape.cols());
+        let per_blank = indexer.per_blank() as usize;
+        let orders = (0..per_blank)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|h| {
+                let order = indexer.tile_order(h as u64);
+                order | (tile_parity(order, cells - 1) << 63)
+            })
+            .collect();
+        let mask = |keep: &dyn Fn(usize) -> bool| -> u16 {
+            (0..cells).filter(|&c| keep(c)).fold(0, |m, c| m | 1 << c)
+        };
+        Search {
+            indexer,
+            per_blank,
+            cells,
+            cols,
+            orders,
+            odd_cells: mask(&|c| indexer.parity_at(c) == 1),
+            can_left: mask(&|c| c % cols != 0),
+            can_right: mask(&|c| c % cols != cols - 1),
+            can_up: mask(&|c| c >= cols),
+            can_down: mask(&|c| c + cols < cells),
         }
     }
 
-    /// Writes `residue` at `index` if it holds no distance yet; true for
-    /// the one caller that did.
+    /// The tile order of the boards at `h` with the blank in `cell`: the
+    /// stored order, or that order with its last two tiles swapped.
     #[inline]
-    fn claim(&self, index: Index, residue: u64) -> bool {
-        let word = &self.words[(index.0 / 32) as usize];
-        let shift = 2 * (index.0 % 32);
-        if (word.load(Relaxed) >> shift) & 3 != 3 {
-            return false; // seen before: the common case, no write
+    fn tiles_at(&self, h: usize, cell: usize) -> u64 {
+        let stored = self.orders[h];
+        let order = stored & !(1 << 63);
+        let want = (self.odd_cells >> cell) as u64 & 1;
+        if stored >> 63 == want {
+            order
+        } else {
+            let m = self.cells - 1;
+            let a = (order >> (4 * (m - 2))) & 0xF;
+            let c = (order >> (4 * (m - 1))) & 0xF;
+            order ^ ((a ^ c) << (4 * (m - 2))) ^ ((a ^ c) << (4 * (m - 1)))
         }
-        // Another thread may claim it between the load and here, but only
-        // for the same layer, so with the same residue: the AND is
-        // idempotent and only one caller sees the 3.
-        let before = word.fetch_and(!((3 ^ residue) << shift), Relaxed);
-        (before >> shift) & 3 == 3
     }
 
-    /// The entries as the file stores them: little-endian, 4 to a byte.
-    fn into_bytes(self) -> Vec<u8> {
-        let len = crate::format::body_len(self.len) as usize;
-        let mut bytes = Vec::with_capacity(self.words.len() * 8);
-        for word in self.words {
-            bytes.extend_from_slice(&word.into_inner().to_le_bytes());
+    /// Sets in `next` the unvisited neighbours of the frontier masks in
+    /// `chunk` (the masks from `first` on); true if it set any.
+    fn expand(&self, first: usize, chunk: &[Masks], all: &[Masks], next: &[AtomicU16]) -> bool {
+        let cols = self.cols;
+        let k = 4 * (cols - 1);
+        let window = (1u64 << (k + 4)) - 1;
+        let mut claimed = false;
+        let mut claim = |h: usize, bits: u16| {
+            let n = &next[h];
+            if n.load(Relaxed) & bits != bits {
+                n.fetch_or(bits, Relaxed);
+            }
+            claimed = true;
+        };
+        for (i, m) in chunk.iter().enumerate() {
+            let f = m.frontier;
+            if f == 0 {
+                continue;
+            }
+            let h = first + i;
+            let along = (((f & self.can_left) >> 1) | ((f & self.can_right) << 1)) & !m.visited;
+            if along != 0 {
+                claim(h, along);
+            }
+            // Up: the tile above the blank drops `cols - 1` places later
+            // in the tile order; the window of `cols` tiles rotates.
+            let mut up = f & self.can_up;
+            while up != 0 {
+                let b = up.trailing_zeros() as usize;
+                up &= up - 1;
+                let tiles = self.tiles_at(h, b);
+                let s = 4 * (b - cols);
+                let seg = (tiles >> s) & window;
+                let seg = (seg >> 4) | ((seg & 0xF) << k);
+                let moved = (tiles & !(window << s)) | (seg << s);
+                let h2 = self.indexer.tile_rank(moved) as usize;
+                let bit = 1u16 << (b - cols);
+                if all[h2].visited & bit == 0 {
+                    claim(h2, bit);
+                }
+            }
+            // Down: the tile below comes `cols - 1` places earlier.
+            let mut down = f & self.can_down;
+            while down != 0 {
+                let b = down.trailing_zeros() as usize;
+                down &= down - 1;
+                let tiles = self.tiles_at(h, b);
+                let s = 4 * b;
+                let seg = (tiles >> s) & window;
+                let seg = ((seg << 4) & window) | (seg >> k);
+                let moved = (tiles & !(window << s)) | (seg << s);
+                let h2 = self.indexer.tile_rank(moved) as usize;
+                let bit = 1u16 << (b + cols);
+                if all[h2].visited & bit == 0 {
+                    claim(h2, bit);
+                }
+            }
         }
-        bytes.truncate(len);
-        bytes
+        claimed
     }
+
+    /// The board with tile order `tiles` and the blank in `cell`.
+    fn board(&self, tiles: u64, cell: usize) -> Board {
+        let low = (1u64 << (4 * cell)) - 1;
+        let packed = (tiles & low) | ((tiles & !low) << 4);
+        let cells: Vec<u8> = (0..self.cells)
+            .map(|c| ((packed >> (4 * c)) & 0xF) as u8)
+            .collect();
+        Board::from_tiles(self.indexer.shape(), &cells)
+            .expect("a tile order and a blank make a board")
+    }
+
+    /// The boards of the last frontier, in index order.
+    fn frontier_boards(&self, masks: &[Masks]) -> Vec<Board> {
+        let mut found = Vec::new();
+        for cell in 0..self.cells {
+            for (h, m) in masks.iter().enumerate() {
+                if m.frontier >> cell & 1 != 0 {
+                    found.push(self.board(self.tiles_at(h, cell), cell));
+                }
+            }
+        }
+        found
+    }
+
+    /// The 2-bit entries, index `cell × per_blank + h`, four to a byte;
+    /// the unused entries of the last byte are 3.
+    fn body(&self, masks: &[Masks]) -> Vec<u8> {
+        let states = self.cells * self.per_blank;
+        let mut body = vec![0u8; states.div_ceil(4)];
+        let entry =
+            |m: &Masks, cell: usize| ((m.low >> cell) & 1 | ((m.high >> cell) & 1) << 1) as u8;
+        if self.per_blank.is_multiple_of(4) {
+            // Each blank cell owns whole bytes: fill them in parallel.
+            body.par_chunks_mut(self.per_blank / 4)
+                .enumerate()
+                .for_each(|(cell, bytes)| {
+                    for (byte, quad) in bytes.iter_mut().zip(masks.chunks_exact(4)) {
+                        *byte = quad
+                            .iter()
+                            .enumerate()
+                            .fold(0, |acc, (q, m)| acc | entry(m, cell) << (2 * q));
+                    }
+                });
+        } else {
+            let mut i = 0;
+            for cell in 0..self.cells {
+                for m in masks {
+                    body[i / 4] |= entry(m, cell) << (2 * (i % 4));
+                    i += 1;
+                }
+            }
+        }
+        for i in states..body.len() * 4 {
+            body[i / 4] |= 3 << (2 * (i % 4));
+        }
+        body
+    }
+}
+
+/// The parity of a tile order of `m` tiles packed four bits a tile.
+fn tile_parity(order: u64, m: usize) -> u64 {
+    let mut inversions = 0u32;
+    let mut seen = 0u32;
+    for i in 0..m {
+        let t = (order >> (4 * i)) & 0xF;
+        inversions += (seen >> (t + 1)).count_ones();
+        seen |= 1 << t;
+    }
+    (inversions & 1) as u64
 }

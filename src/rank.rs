@@ -107,26 +107,78 @@ impl Indexer {
     /// O(cells) with no branches per cell and no allocation.
     #[inline]
     pub(crate) fn rank_unchecked(&self, board: &Board) -> Index {
-        let m = self.shape.cells() - 1;
         let b = board.blank();
         let packed = board.packed();
         // Remove the blank's nibble: the tiles in reading order.
         let low = (1u64 << (4 * b)) - 1;
         let tiles = (packed & low) | ((packed >> 4) & !low);
-        // less[v], in nibble v: how many tiles smaller than v were seen.
-        // Adding one to every nibble above t needs no popcount and never
-        // carries (counts stay below 16).
-        const ONES: u64 = 0x1111_1111_1111_1111;
-        let mut less = 0u64;
-        let mut h = 0u64;
-        for i in 0..m.saturating_sub(2) {
-            let t = (tiles >> (4 * i)) & 0xF;
-            // smaller tiles not yet seen stand to the right
-            let digit = t - 1 - ((less >> (4 * t)) & 0xF);
-            h += digit * self.weight[i];
-            less += (ONES << (4 * t)) << 4;
+        Index(b as u64 * self.per_blank + self.tile_rank(tiles))
+    }
+
+    /// ⌊lehmer / 2⌋ of a tile order packed four bits a tile, first tile in
+    /// the lowest bits: the index within one blank cell's block.
+    #[inline]
+    pub(crate) fn tile_rank(&self, tiles: u64) -> u64 {
+        // One copy of the loop per tile count, fully unrolled (constant
+        // shifts); the match is on a value fixed per table, so it predicts.
+        match self.shape.cells() - 1 {
+            3 => self.tile_rank_of::<3>(tiles),
+            5 => self.tile_rank_of::<5>(tiles),
+            7 => self.tile_rank_of::<7>(tiles),
+            8 => self.tile_rank_of::<8>(tiles),
+            9 => self.tile_rank_of::<9>(tiles),
+            11 => self.tile_rank_of::<11>(tiles),
+            15 => self.tile_rank_of::<15>(tiles),
+            _ => unreachable!("no board has {} cells", self.shape.cells()),
         }
-        Index(b as u64 * self.per_blank + h)
+    }
+
+    #[inline(always)]
+    fn tile_rank_of<const M: usize>(&self, tiles: u64) -> u64 {
+        let mut seen = 0u32;
+        let mut h = 0u64;
+        let mut i = 0;
+        while i + 2 < M {
+            let t = ((tiles >> (4 * i)) & 0xF) as u32;
+            // smaller tiles not yet seen stand to the right
+            let digit = t - 1 - (seen & ((1 << t) - 1)).count_ones();
+            h += digit as u64 * self.weight[i];
+            seen |= 1 << t;
+            i += 1;
+        }
+        h
+    }
+
+    /// The tile order, packed as for [`tile_rank`](Indexer::tile_rank),
+    /// whose halved rank is `h` and whose last two tiles ascend.
+    pub(crate) fn tile_order(&self, h: u64) -> u64 {
+        let m = self.shape.cells() - 1;
+        let mut rest = h;
+        let mut free: u32 = ((1u32 << (m + 1)) - 1) & !1; // tiles 1 ..= m
+        let mut tiles = 0u64;
+        for i in 0..m {
+            let d = if i + 2 < m {
+                let d = rest / self.weight[i];
+                rest %= self.weight[i];
+                d
+            } else {
+                0
+            };
+            let mut f = free;
+            for _ in 0..d {
+                f &= f - 1;
+            }
+            let t = f.trailing_zeros();
+            free &= !(1 << t);
+            tiles |= (t as u64) << (4 * i);
+        }
+        tiles
+    }
+
+    /// The tile-order parity the boards with the blank in `cell` have.
+    pub(crate) fn parity_at(&self, cell: usize) -> u8 {
+        let row = cell / self.shape.cols();
+        ((self.parity as usize + (self.shape.cols() - 1) * row) % 2) as u8
     }
 
     /// The board at `index`, or `None` past the end.

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::board::{Board, Move, Shape};
+use crate::board::{Adjacency, Board, Move, Shape};
 use crate::format::{self, Metadata, Section, TableError};
 use crate::rank::{Index, Indexer};
 
@@ -51,6 +51,7 @@ pub struct Table<D> {
     metadata: Metadata,
     goal: Board,
     indexer: Indexer,
+    adjacency: Adjacency,
     body: std::ops::Range<usize>,
     body_crc: u32,
 }
@@ -71,6 +72,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let layout = format::decode(data.as_ref())?;
         Ok(Table {
             indexer: Indexer::new(&layout.goal),
+            adjacency: Adjacency::new(layout.goal.shape()),
             goal: layout.goal,
             metadata: layout.metadata,
             body: layout.body,
@@ -227,18 +229,22 @@ impl<D: AsRef<[u8]>> Table<D> {
         let mut steps = 0;
         while here != self.goal {
             let closer = (residue + 2) % 3;
-            let step = Move::ALL.into_iter().find_map(|mv| {
-                if came_by == Some(mv.inverse()) {
-                    return None; // that neighbour is one farther
-                }
-                let next = here.apply(mv)?;
-                let next_index = match mv {
-                    Move::Left => Index(index.0 - per_blank),
-                    Move::Right => Index(index.0 + per_blank),
-                    Move::Up | Move::Down => self.indexer.rank_unchecked(&next),
-                };
-                (self.residue(next_index) == closer).then_some((mv, next, next_index))
-            });
+            let step = self
+                .adjacency
+                .from(here.blank())
+                .iter()
+                .find_map(|&(mv, target)| {
+                    if came_by == Some(mv.inverse()) {
+                        return None; // that neighbour is one farther
+                    }
+                    let next = here.slide_from(target as usize);
+                    let next_index = match mv {
+                        Move::Left => Index(index.0 - per_blank),
+                        Move::Right => Index(index.0 + per_blank),
+                        Move::Up | Move::Down => self.indexer.rank_unchecked(&next),
+                    };
+                    (self.residue(next_index) == closer).then_some((mv, next, next_index))
+                });
             match step {
                 Some((mv, next, next_index)) if steps < limit => {
                     moves.push(mv);

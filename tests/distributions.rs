@@ -85,7 +85,7 @@ fn two_by_two() {
     assert_eq!(table.states(), 12);
     assert_eq!(table.max_distance(), 6);
     let reference = common::reference_bfs(&goal);
-    let mut layers = vec![0u64; 7];
+    let mut layers = [0u64; 7];
     for d in reference.values() {
         layers[*d as usize] += 1;
     }

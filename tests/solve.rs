@@ -36,8 +36,11 @@ fn every_board_of_every_small_size_is_solved_optimally() {
     }
 }
 
-fn eight() -> &'static (Table<Vec<u8>>, std::collections::HashMap<Board, u32>) {
-    static T: OnceLock<(Table<Vec<u8>>, std::collections::HashMap<Board, u32>)> = OnceLock::new();
+/// The 3x3 table and the reference distances, built once.
+type Eight = (Table<Vec<u8>>, std::collections::HashMap<Board, u32>);
+
+fn eight() -> &'static Eight {
+    static T: OnceLock<Eight> = OnceLock::new();
     T.get_or_init(|| {
         let goal = Board::solved(Shape::EIGHT);
         (

@@ -395,12 +395,9 @@ fn answer_lines(
     shapes.dedup();
     let mut ready: HashMap<Shape, Result<Arc<Table<Bytes>>, String>> = HashMap::new();
     for shape in shapes {
-        let table = match tables.get(shape) {
-            Ok(t) => Ok(t),
-            Err(e) if tables.fixed || tables.goal.is_some() => Err(format!("{e:#}")),
-            Err(e) => return Err(e),
-        };
-        ready.insert(shape, table);
+        // A board whose table is missing is an error of its line: the
+        // other lines are still answered.
+        ready.insert(shape, tables.get(shape).map_err(|e| format!("{e:#}")));
     }
     let rendered: Vec<(String, Option<String>, Tally)> = parsed
         .par_chunks(LINES_PER_TASK)

@@ -1,0 +1,734 @@
+//! End-to-end tests of the `slidedb` and `slidedb-gen` binaries.
+//!
+//! Every test runs the built binaries as child processes with its own
+//! table folder (`SLIDEDB_DATA`) and its own working directory, both
+//! temporary, so nothing is read from or written into the repository.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const SLIDEDB: &str = env!("CARGO_BIN_EXE_slidedb");
+const SLIDEDB_GEN: &str = env!("CARGO_BIN_EXE_slidedb-gen");
+
+/// The default file name of the 3x3 table with the usual goal.
+const DEFAULT_3X3: &str = "3x3-1-2-3-4-5-6-7-8-0.slidedb";
+
+/// Runs `exe` with `args`, feeding it `stdin` (or nothing), with `data` as
+/// its table folder and a fresh empty working directory. Returns the exit
+/// code, stdout and stderr. Fails the test if the child died by a signal,
+/// printed panic text, or wrote anything into its working directory.
+fn run_exe(exe: &str, args: &[&str], stdin: Option<&[u8]>, data: &Path) -> (i32, String, String) {
+    let cwd = tempfile::tempdir().expect("temp working directory");
+    let mut child = Command::new(exe)
+        .args(args)
+        .env("SLIDEDB_DATA", data)
+        .current_dir(cwd.path())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {exe}: {e}"));
+    // Feed stdin from another thread so a child that writes a lot before
+    // reading everything cannot deadlock against us.
+    let writer = stdin.map(|bytes| {
+        let bytes = bytes.to_vec();
+        let mut pipe = child.stdin.take().expect("piped stdin");
+        thread::spawn(move || {
+            // The child may stop reading early; that is not our failure.
+            let _ = pipe.write_all(&bytes);
+        })
+    });
+    let output = child.wait_with_output().expect("wait for the child");
+    if let Some(w) = writer {
+        w.join().expect("stdin writer thread");
+    }
+    let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
+    let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
+    let code = output
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("{exe} {args:?} was killed by a signal; stderr:\n{stderr}"));
+    assert!(
+        !stderr.contains("panicked"),
+        "{exe} {args:?} panicked; stderr:\n{stderr}"
+    );
+    let left: Vec<_> = fs::read_dir(cwd.path())
+        .expect("read the working directory")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert!(
+        left.is_empty(),
+        "{exe} {args:?} wrote into its working directory: {left:?}"
+    );
+    (code, stdout, stderr)
+}
+
+/// Runs `slidedb`.
+fn run(args: &[&str], stdin: Option<&[u8]>, data: &Path) -> (i32, String, String) {
+    run_exe(SLIDEDB, args, stdin, data)
+}
+
+/// Runs `slidedb-gen`.
+fn run_gen(args: &[&str], data: &Path) -> (i32, String, String) {
+    run_exe(SLIDEDB_GEN, args, None, data)
+}
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temp path")
+}
+
+/// A board from text such as "2 3 4 1 5 x 7 6 8" or "724506831": one cell
+/// per whitespace-separated token, or per character when there is a single
+/// token; `x` is the blank (0).
+fn cells(text: &str) -> Vec<u8> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let tokens: Vec<String> = if tokens.len() == 1 {
+        tokens[0].chars().map(|c| c.to_string()).collect()
+    } else {
+        tokens.iter().map(|t| t.to_string()).collect()
+    };
+    tokens
+        .iter()
+        .map(|t| match t.as_str() {
+            "x" | "X" | "_" | "." => 0,
+            n => n.parse().expect("a tile number"),
+        })
+        .collect()
+}
+
+/// Applies one move to `board` (`cols` wide): the letter is the direction
+/// the blank goes. Fails the test on an illegal move.
+fn apply_one(board: &mut [u8], cols: usize, letter: char) {
+    let rows = board.len() / cols;
+    let blank = board.iter().position(|&t| t == 0).expect("a blank");
+    let (r, c) = (blank / cols, blank % cols);
+    let target = match letter {
+        'u' if r > 0 => blank - cols,
+        'd' if r + 1 < rows => blank + cols,
+        'l' if c > 0 => blank - 1,
+        'r' if c + 1 < cols => blank + 1,
+        _ => panic!("illegal move {letter:?} with the blank at row {r}, column {c}"),
+    };
+    board.swap(blank, target);
+}
+
+/// The board after every move of `moves`.
+fn apply(board: &[u8], cols: usize, moves: &str) -> Vec<u8> {
+    let mut b = board.to_vec();
+    for letter in moves.chars() {
+        apply_one(&mut b, cols, letter);
+    }
+    b
+}
+
+/// The board as `slidedb solve --steps` draws it: rows of cells split by a
+/// space, the blank as `.`.
+fn grid(board: &[u8], cols: usize) -> String {
+    let mut out = String::new();
+    for row in board.chunks(cols) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&t| {
+                if t == 0 {
+                    ".".to_string()
+                } else {
+                    t.to_string()
+                }
+            })
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+fn is_moves(s: &str) -> bool {
+    s.chars().all(|c| matches!(c, 'u' | 'd' | 'l' | 'r'))
+}
+
+/// Lines of stderr of the form `slidedb: line N: ...`, as their N.
+fn stderr_line_numbers(stderr: &str) -> Vec<usize> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("slidedb: line "))
+        .map(|rest| {
+            let (n, _) = rest.split_once(':').expect("`line N:`");
+            n.parse().expect("a line number")
+        })
+        .collect()
+}
+
+/// Builds a 3x3 table with `slidedb-gen --quiet` at `dir/name`.
+fn gen_table(dir: &Path, name: &str, data: &Path) -> PathBuf {
+    let out = dir.join(name);
+    let (code, stdout, stderr) = run_gen(&["--quiet", "--out", path_str(&out)], data);
+    assert_eq!(code, 0, "slidedb-gen failed: {stderr}");
+    assert_eq!(stdout, "");
+    assert!(out.is_file());
+    out
+}
+
+#[test]
+fn solve_readme_board_exact_and_valid() {
+    let data = tempdir();
+    let board = "2 3 4 1 5 x 7 6 8";
+    let (code, stdout, stderr) = run(&["solve", board], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "stdout: {stdout:?}");
+    assert!(stdout.ends_with('\n'));
+    let moves = lines[0];
+    assert_eq!(moves.len(), 19, "moves: {moves:?}");
+    assert!(is_moves(moves), "moves: {moves:?}");
+    assert_eq!(apply(&cells(board), 3, moves), cells("1 2 3 4 5 6 7 8 0"));
+    assert_eq!(moves, "ullddrurdllurdruldr");
+}
+
+#[test]
+fn solve_with_goal_blank_first() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(
+        &["solve", "724506831", "--goal", "012345678"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "stderr: {stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "stdout: {stdout:?}");
+    let moves = lines[0];
+    assert_eq!(moves.len(), 26, "moves: {moves:?}");
+    assert!(is_moves(moves), "moves: {moves:?}");
+    assert_eq!(apply(&cells("724506831"), 3, moves), cells("012345678"));
+    // Its table is saved under the goal's own name.
+    assert!(data.path().join("3x3-0-1-2-3-4-5-6-7-8.slidedb").is_file());
+}
+
+#[test]
+fn solve_solved_board_prints_empty_line() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(&["solve", "1 2 3 4 5 6 7 8 0"], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout, "\n");
+}
+
+#[test]
+fn solve_unsolvable_exits_1() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(&["solve", "2 1 3 4 5 6 7 8 0"], None, data.path());
+    assert_eq!(stdout, "unsolvable\n");
+    assert_eq!(code, 1, "stderr: {stderr}");
+}
+
+#[test]
+fn solve_invalid_board_exits_2() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(&["solve", "1 2 3"], None, data.path());
+    assert_eq!(stdout, "invalid\n");
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("slidedb: board 1:"),
+        "stderr names the board: {stderr:?}"
+    );
+}
+
+#[test]
+fn solve_unsolvable_and_invalid_exits_2() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(
+        &["solve", "2 1 3 4 5 6 7 8 0", "1 2 3", "1 2 3 4 5 6 7 0 8"],
+        None,
+        data.path(),
+    );
+    assert_eq!(stdout, "unsolvable\ninvalid\nr\n");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("slidedb: board 2:"), "stderr: {stderr:?}");
+    assert!(!stderr.contains("board 1:"), "stderr: {stderr:?}");
+    assert!(!stderr.contains("board 3:"), "stderr: {stderr:?}");
+}
+
+/// Lines: solvable, invalid, empty, solved with CRLF, unsolvable, and a
+/// last one without a newline.
+const BATCH: &[u8] =
+    b"2 3 4 1 5 x 7 6 8\n1 2 3\n\n1 2 3 4 5 6 7 8 0\r\n2 1 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 0 8";
+
+#[test]
+fn solve_stdin_batch_one_line_per_input() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(&["solve"], Some(BATCH), data.path());
+    assert_eq!(
+        stdout,
+        "ullddrurdllurdruldr\ninvalid\ninvalid\n\nunsolvable\nr\n"
+    );
+    assert_eq!(code, 2);
+    assert_eq!(stderr_line_numbers(&stderr), vec![2, 3], "stderr: {stderr}");
+}
+
+#[test]
+fn solve_stdin_crlf_invalid_line_and_no_final_newline() {
+    let data = tempdir();
+    let input = b"1 2 3 4 5 6 7 0 8\r\n1 2\r\n1 2 3 4 5 6 0 7 8";
+    let (code, stdout, stderr) = run(&["solve"], Some(input), data.path());
+    assert_eq!(stdout, "r\ninvalid\nrr\n");
+    assert_eq!(code, 2);
+    assert_eq!(stderr_line_numbers(&stderr), vec![2], "stderr: {stderr}");
+}
+
+#[test]
+fn solve_dash_reads_stdin_in_place() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(
+        &["solve", "1 2 3 4 5 6 0 7 8", "-", "1 2 3 4 5 6 7 8 0"],
+        Some(b"1 2 3 4 5 6 7 0 8\n2 1 3 4 5 6 7 8 0\n"),
+        data.path(),
+    );
+    assert_eq!(stdout, "rr\nr\nunsolvable\n\n");
+    assert_eq!(code, 1, "stderr: {stderr}");
+}
+
+#[test]
+fn solve_json_lines() {
+    let data = tempdir();
+    let input = b"2 3 4 1 5 x 7 6 8\n1 2 3\r\n2 1 3 4 5 6 7 8 0\n\n1 2 3 4 5 6 7 8 0";
+    let (code, stdout, stderr) = run(&["solve", "--json"], Some(input), data.path());
+    assert_eq!(code, 2, "stderr: {stderr}");
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON {l:?}: {e}")))
+        .collect();
+    assert_eq!(lines.len(), 5, "stdout: {stdout}");
+
+    let keys = |v: &Value| {
+        let mut k: Vec<String> = v.as_object().expect("an object").keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let answer_keys = ["board", "distance", "goal", "moves", "solvable"];
+    let invalid_keys = ["error", "input", "line"];
+
+    let solved = &lines[0];
+    assert_eq!(keys(solved), answer_keys);
+    assert_eq!(solved["board"], "2 3 4 1 5 0 7 6 8");
+    assert_eq!(solved["goal"], "1 2 3 4 5 6 7 8 0");
+    assert_eq!(solved["solvable"], true);
+    assert_eq!(solved["distance"], 19);
+    assert_eq!(solved["moves"], "ullddrurdllurdruldr");
+
+    let bad = &lines[1];
+    assert_eq!(keys(bad), invalid_keys);
+    assert_eq!(bad["line"], 2);
+    assert_eq!(bad["input"], "1 2 3");
+    assert!(
+        bad["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{bad}"
+    );
+
+    let unsolvable = &lines[2];
+    assert_eq!(keys(unsolvable), answer_keys);
+    assert_eq!(unsolvable["board"], "2 1 3 4 5 6 7 8 0");
+    assert_eq!(unsolvable["solvable"], false);
+    assert!(unsolvable["distance"].is_null(), "{unsolvable}");
+    assert!(unsolvable["moves"].is_null(), "{unsolvable}");
+
+    let empty = &lines[3];
+    assert_eq!(keys(empty), invalid_keys);
+    assert_eq!(empty["line"], 4);
+    assert_eq!(empty["input"], "");
+    assert!(empty["error"].as_str().is_some_and(|e| !e.is_empty()));
+
+    let done = &lines[4];
+    assert_eq!(keys(done), answer_keys);
+    assert_eq!(done["solvable"], true);
+    assert_eq!(done["distance"], 0);
+    assert_eq!(done["moves"], "");
+
+    assert_eq!(stderr_line_numbers(&stderr), vec![2, 4], "stderr: {stderr}");
+}
+
+#[test]
+fn solve_steps_prints_moves_then_grids() {
+    let data = tempdir();
+    let board = "8 6 7 2 5 4 3 0 1"; // one of the two hardest boards
+    let (code, stdout, stderr) = run(&["solve", "--steps", board], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    let (first, rest) = stdout.split_once('\n').expect("a first line");
+    assert_eq!(first.len(), 31, "moves: {first:?}");
+    assert!(is_moves(first), "moves: {first:?}");
+    assert_eq!(apply(&cells(board), 3, first), cells("1 2 3 4 5 6 7 8 0"));
+
+    // Then, for every step, a header and the grid after that many moves.
+    let mut here = cells(board);
+    let mut expected = format!("\nstep 0 of 31\n{}", grid(&here, 3));
+    for (i, letter) in first.chars().enumerate() {
+        apply_one(&mut here, 3, letter);
+        expected.push_str(&format!(
+            "\nstep {} of 31: {letter}\n{}",
+            i + 1,
+            grid(&here, 3)
+        ));
+    }
+    expected.push('\n');
+    assert_eq!(rest, expected);
+    assert!(rest.ends_with("1 2 3\n4 5 6\n7 8 .\n\n"));
+}
+
+#[test]
+fn solve_size_2x3_and_ambiguous_six_cells() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(&["solve", "--size", "2x3", "123405"], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout, "r\n");
+    assert!(data.path().join("2x3-1-2-3-4-5-0.slidedb").is_file());
+
+    let (code, stdout, stderr) = run(&["solve", "123405"], None, data.path());
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "invalid\n");
+    assert!(stderr.contains("2x3 or 3x2"), "stderr: {stderr:?}");
+}
+
+#[test]
+fn first_solve_builds_and_saves_the_table() {
+    let data = tempdir();
+    let file = data.path().join(DEFAULT_3X3);
+    assert!(!file.exists());
+    let (code, stdout, stderr) = run(&["solve", "1 2 3 4 5 6 7 0 8"], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout, "r\n");
+    assert!(stderr.contains("built"), "stderr: {stderr:?}");
+    assert!(stderr.contains(DEFAULT_3X3), "stderr: {stderr:?}");
+    assert!(file.is_file(), "{} was not created", file.display());
+    let saved = fs::read(&file).expect("read the table");
+
+    let (code, stdout, stderr) = run(&["solve", "1 2 3 4 5 6 7 0 8"], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout, "r\n");
+    assert!(!stderr.contains("built"), "stderr: {stderr:?}");
+    assert_eq!(fs::read(&file).expect("read the table"), saved);
+}
+
+#[test]
+fn gen_refuses_to_overwrite_without_force() {
+    let data = tempdir();
+    let dir = tempdir();
+    let out = dir.path().join("t.slidedb");
+    let out_s = path_str(&out);
+
+    let (code, stdout, stderr) = run_gen(&["--out", out_s], data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout, "");
+    assert!(!stderr.is_empty(), "progress is reported without --quiet");
+    let first = fs::read(&out).expect("the table was written");
+    assert!(first.starts_with(b"SLIDEDB\0"));
+
+    // An existing file is left alone without --force: check with a
+    // sentinel, so that rewriting the same bytes would also be caught.
+    fs::write(&out, b"sentinel").expect("write sentinel");
+    let (code, _, stderr) = run_gen(&["--out", out_s], data.path());
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--force"), "stderr: {stderr:?}");
+    assert_eq!(fs::read(&out).expect("read"), b"sentinel");
+    let (code, _, _) = run_gen(&["--quiet", "--out", out_s], data.path());
+    assert_eq!(code, 2);
+    assert_eq!(fs::read(&out).expect("read"), b"sentinel");
+
+    let (code, stdout, stderr) = run_gen(&["--force", "--out", out_s], data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout, "");
+    assert_eq!(fs::read(&out).expect("read"), first);
+
+    // No temporary files are left beside it, nothing in the data folder.
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .expect("read")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("t.slidedb")]);
+    assert_eq!(fs::read_dir(data.path()).expect("read").count(), 0);
+}
+
+#[test]
+fn gen_quiet_prints_nothing() {
+    let data = tempdir();
+    let dir = tempdir();
+    let out = dir.path().join("q.slidedb");
+    let (code, stdout, stderr) = run_gen(&["--quiet", "--out", path_str(&out)], data.path());
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "");
+    assert_eq!(stderr, "");
+    assert!(out.is_file());
+    let (code, stdout, stderr) = run_gen(
+        &["--quiet", "--force", "--out", path_str(&out)],
+        data.path(),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn gen_default_output_is_in_data_folder() {
+    let data = tempdir();
+    let (code, _, stderr) = run_gen(&["--quiet"], data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert!(data.path().join(DEFAULT_3X3).is_file());
+    // slidedb then finds it there instead of building one.
+    let (code, stdout, stderr) = run(&["solve", "1 2 3 4 5 6 7 0 8"], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout, "r\n");
+    assert!(!stderr.contains("built"), "stderr: {stderr:?}");
+}
+
+#[test]
+fn solve_with_explicit_table() {
+    let data = tempdir();
+    let dir = tempdir();
+    let table = gen_table(dir.path(), "mine.slidedb", data.path());
+    let (code, stdout, stderr) = run(
+        &[
+            "solve",
+            "--table",
+            path_str(&table),
+            "2 3 4 1 5 x 7 6 8",
+            "2 1 3 4 5 6 7 8 0",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(stdout, "ullddrurdllurdruldr\nunsolvable\n");
+    assert_eq!(code, 1, "stderr: {stderr}");
+    assert!(!stderr.contains("built"), "stderr: {stderr:?}");
+    // The given table was used: nothing was built into the data folder.
+    assert_eq!(fs::read_dir(data.path()).expect("read").count(), 0);
+
+    // A board of another size cannot use it.
+    let (code, stdout, stderr) = run(
+        &[
+            "solve",
+            "--table",
+            path_str(&table),
+            "--size",
+            "2x3",
+            "123405",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("2x3"), "stderr: {stderr:?}");
+}
+
+#[test]
+fn stats_json() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(&["stats", "--json"], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout.lines().count(), 1, "stdout: {stdout}");
+    let v: Value = serde_json::from_str(&stdout).expect("stats JSON");
+    assert_eq!(v["states"], 181440);
+    assert_eq!(v["max_distance"], 31);
+    assert_eq!(v["size"], "3x3");
+    assert_eq!(v["goal"], "1 2 3 4 5 6 7 8 0");
+    let layers: Vec<u64> = v["layers"]
+        .as_array()
+        .expect("layers")
+        .iter()
+        .map(|l| l.as_u64().expect("a count"))
+        .collect();
+    assert_eq!(layers.len(), 32);
+    assert_eq!(layers.iter().sum::<u64>(), 181440);
+    assert_eq!(layers[0], 1);
+    assert_eq!(layers[31], 2);
+    let hardest: Vec<&str> = v["hardest"]
+        .as_array()
+        .expect("hardest")
+        .iter()
+        .map(|h| h.as_str().expect("a board"))
+        .collect();
+    assert!(hardest.contains(&"8 6 7 2 5 4 3 0 1"), "{hardest:?}");
+    assert!(hardest.contains(&"6 4 7 8 5 0 3 2 1"), "{hardest:?}");
+    assert_eq!(hardest.len(), 2);
+}
+
+#[test]
+fn stats_plain() {
+    let data = tempdir();
+    let (code, stdout, stderr) = run(&["stats"], None, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert!(stdout.contains("181440"), "stdout: {stdout}");
+    assert!(stdout.contains("31"), "stdout: {stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("states") && l.ends_with(" 181440")),
+        "stdout: {stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("max distance") && l.ends_with(" 31")),
+        "stdout: {stdout}"
+    );
+}
+
+/// `slidedb solve` and `slidedb stats` with `--table bad` both exit 2 with
+/// an error on stderr and nothing on stdout.
+fn assert_bad_table(bad: &Path, data: &Path) {
+    let bad_s = path_str(bad);
+    for args in [
+        vec!["solve", "--table", bad_s, "1 2 3 4 5 6 7 0 8"],
+        vec!["stats", "--table", bad_s],
+    ] {
+        let (code, stdout, stderr) = run(&args, None, data);
+        assert_eq!(code, 2, "{args:?}: stdout {stdout:?}, stderr {stderr:?}");
+        assert_eq!(stdout, "", "{args:?}");
+        assert!(stderr.contains("slidedb: error:"), "{args:?}: {stderr:?}");
+    }
+}
+
+#[test]
+fn table_that_is_a_text_file() {
+    let data = tempdir();
+    let dir = tempdir();
+    let text = dir.path().join("notes.txt");
+    fs::write(&text, "this is not a table\n").expect("write");
+    assert_bad_table(&text, data.path());
+    let empty = dir.path().join("empty.slidedb");
+    fs::write(&empty, b"").expect("write");
+    assert_bad_table(&empty, data.path());
+}
+
+#[test]
+fn table_truncated_or_damaged() {
+    let data = tempdir();
+    let dir = tempdir();
+    let good = gen_table(dir.path(), "good.slidedb", data.path());
+    let bytes = fs::read(&good).expect("read");
+    for (name, len) in [
+        ("header.slidedb", 10),
+        ("half.slidedb", bytes.len() / 2),
+        ("short.slidedb", bytes.len() - 1),
+    ] {
+        let cut = dir.path().join(name);
+        fs::write(&cut, &bytes[..len]).expect("write");
+        assert_bad_table(&cut, data.path());
+    }
+    // One flipped byte in the body.
+    let mut flipped = bytes.clone();
+    let at = bytes.len() * 3 / 4;
+    flipped[at] ^= 0xff;
+    let damaged = dir.path().join("damaged.slidedb");
+    fs::write(&damaged, &flipped).expect("write");
+    assert_bad_table(&damaged, data.path());
+    // Extra bytes at the end.
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(b"junk");
+    let long = dir.path().join("long.slidedb");
+    fs::write(&long, &longer).expect("write");
+    assert_bad_table(&long, data.path());
+    // A missing file.
+    assert_bad_table(&dir.path().join("missing.slidedb"), data.path());
+}
+
+#[test]
+fn solve_survives_closed_stdout() {
+    let data = tempdir();
+    let cwd = tempdir();
+    // Build the table first so the run below does nothing but answer.
+    let (code, _, _) = run(&["solve", "1 2 3 4 5 6 7 8 0"], None, data.path());
+    assert_eq!(code, 0);
+
+    let mut child = Command::new(SLIDEDB)
+        .arg("solve")
+        .env("SLIDEDB_DATA", data.path())
+        .current_dir(cwd.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start slidedb");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = thread::spawn(move || {
+        let line = b"2 3 4 1 5 x 7 6 8\n";
+        for _ in 0..100_000 {
+            // The child stops reading once its stdout is gone.
+            if stdin.write_all(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("read one line");
+    assert_eq!(first, "ullddrurdllurdruldr\n");
+    drop(stdout);
+
+    let mut err_pipe = child.stderr.take().expect("stderr");
+    let reader = thread::spawn(move || {
+        let mut text = String::new();
+        err_pipe.read_to_string(&mut text).expect("read stderr");
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("slidedb did not exit after its stdout was closed");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    writer.join().expect("writer thread");
+    let stderr = reader.join().expect("stderr reader thread");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "a closed stdout ends the run quietly; stderr: {stderr}"
+    );
+}
+
+/// A board whose table is missing and too big to build here is an error of
+/// its own line: the other lines are answered, and the message names the
+/// slidedb-gen command that builds the table.
+#[test]
+fn board_without_a_table_is_an_error_of_its_line() {
+    let data = tempdir();
+    let input = b"1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n1 2 3 4 5 6 7 8 0\n";
+    let (code, out, err) = run(&["solve"], Some(input), data.path());
+    assert_eq!(out, "r\ninvalid\n\n");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("line 2") && err.contains("slidedb-gen --size 4x4"),
+        "{err}"
+    );
+}
+
+/// An unreadable table names the file and the reason once.
+#[test]
+fn missing_table_file_is_named_once() {
+    let data = tempdir();
+    let missing = data.path().join("nope.slidedb");
+    let (code, _, err) = run(
+        &["solve", "--table", path_str(&missing), "1 2 3 4 5 6 7 0 8"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("nope.slidedb"), "{err}");
+    assert_eq!(err.matches("No such file").count(), 1, "{err}");
+}
