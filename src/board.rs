@@ -203,8 +203,14 @@ impl FromStr for Shape {
         };
         let t = text.trim();
         let (r, c) = t.split_once(['x', 'X', '×']).ok_or_else(bad)?;
-        let rows: usize = r.trim().parse().map_err(|_| bad())?;
-        let cols: usize = c.trim().parse().map_err(|_| bad())?;
+        let side = |s: &str| -> Result<usize, BoardError> {
+            let s = s.trim();
+            if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            s.parse().map_err(|_| bad())
+        };
+        let (rows, cols) = (side(r)?, side(c)?);
         Shape::new(rows, cols)
     }
 }
@@ -689,7 +695,11 @@ fn parse_row(row: &str, cells: &mut Cells) -> Result<(), BoardError> {
 fn parse_cell(token: &str) -> Result<u64, BoardError> {
     match token {
         "x" | "X" | "_" | "." => Ok(0),
-        _ if token.len() <= 3 && token.bytes().all(|b| b.is_ascii_digit()) => {
+        // Plain numbers only: no sign, no leading zero (`0` is the blank).
+        _ if token.len() <= 3
+            && token.bytes().all(|b| b.is_ascii_digit())
+            && (token == "0" || !token.starts_with('0')) =>
+        {
             Ok(token.parse().expect("checked digits"))
         }
         _ => Err(BoardError::BadCell {
@@ -805,6 +815,9 @@ mod tests {
                 matches!(e, TooManyBlanks { count: 2 })
             }),
             ("1 2 3 4 5 6 7 8 y", |e| matches!(e, BadCell { .. })),
+            ("1 2 3 4 5 6 7 8 00", |e| matches!(e, BadCell { .. })),
+            ("1 2 3 4 5 6 7 08 0", |e| matches!(e, BadCell { .. })),
+            ("1 2 3 4 5 6 7 +8 0", |e| matches!(e, BadCell { .. })),
             ("1,,2,3,4,5,6,7,0", |e| matches!(e, EmptyCell)),
             ("12 3,4,5,6,7,8,0", |e| matches!(e, MixedSeparators)),
             ("123/45/678", |e| matches!(e, RaggedRows { row: 2, .. })),

@@ -157,7 +157,7 @@ pub enum TableError {
 
 /// What the metadata section holds (bincode 2, standard configuration).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Metadata {
+pub(crate) struct Metadata {
     /// The program that wrote the table, such as `slidedb 0.1.0`.
     pub generator: String,
     /// Board rows.

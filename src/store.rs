@@ -31,50 +31,53 @@ pub fn data_dir() -> PathBuf {
     }
 }
 
-/// Writes `bytes` to `path` atomically: into a temporary file in the same
-/// folder, flushed to disk, then renamed over `path`. Readers see the old
-/// file or the new one, never a part. Refuses to replace an existing file
-/// unless `overwrite`. Creates the folder if it is missing.
+/// Writes `bytes` to `path` atomically: into a new temporary file in the
+/// same folder (a unique name, created exclusively), flushed to disk, then
+/// moved to `path` in one step. Readers see the old file or the new one,
+/// never a part, and a writer killed at any moment leaves `path` as it was.
+///
+/// Without `overwrite`, an existing `path` is an `AlreadyExists` error, and
+/// the final step refuses to replace a file that appeared meanwhile. The
+/// folder must exist. On any error the temporary file is removed.
 pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    fs::create_dir_all(&dir)?;
-    if !overwrite && path.exists() {
-        return Err(io::Error::new(
+    let exists = || {
+        io::Error::new(
             io::ErrorKind::AlreadyExists,
             format!("{} exists (pass --force to replace it)", path.display()),
+        )
+    };
+    if !overwrite && path.exists() {
+        return Err(exists());
+    }
+    if path.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            format!("{} is a directory", path.display()),
         ));
     }
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
-    let temp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        if !overwrite && path.exists() {
-            return Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                format!("{} exists (pass --force to replace it)", path.display()),
-            ));
-        }
-        fs::rename(&temp, path)?;
-        // Make the rename itself durable.
-        if let Ok(d) = fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
+    // Dropping `temp` on any early return removes the file.
+    let mut temp = tempfile::Builder::new()
+        .prefix(".slidedb-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    if overwrite {
+        temp.persist(path).map_err(|e| e.error)?;
+    } else {
+        temp.persist_noclobber(path)
+            .map_err(|e| match e.error.kind() {
+                io::ErrorKind::AlreadyExists => exists(),
+                _ => e.error,
+            })?;
     }
-    result
+    // Make the rename itself durable.
+    if let Ok(d) = fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }

@@ -18,12 +18,14 @@ pub enum SolveError {
         /// The board's shape.
         board: Shape,
     },
-    /// The descent found no neighbour one move closer: the table's body is
+    /// The descent met an entry that cannot be right: the table's body is
     /// damaged (this cannot happen on a table whose checksum holds).
-    #[error("the table is damaged: no move leads closer from {board}; run slidedb-gen --force")]
+    #[error("the table is damaged at {board}: {why}; regenerate it with slidedb-gen --force")]
     Damaged {
-        /// Where the descent stuck.
+        /// Where the descent stopped, cells in reading order.
         board: String,
+        /// What was wrong there.
+        why: &'static str,
     },
 }
 
@@ -200,7 +202,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Like [`solve`](Table::solve), but appends the moves to `moves` (no
     /// allocation once it has grown) and returns whether the board is
-    /// solvable.
+    /// solvable. On an error `moves` is left as it was.
     ///
     /// ```
     /// use slidedb::{Board, Shape, generate};
@@ -220,14 +222,30 @@ impl<D: AsRef<[u8]>> Table<D> {
         if !board.can_reach(&self.goal) {
             return Ok(false);
         }
+        let start = moves.len();
+        let damaged = |moves: &mut Vec<Move>, at: &Board, why: &'static str| {
+            moves.truncate(start);
+            Err(SolveError::Damaged {
+                board: at.to_string(),
+                why,
+            })
+        };
         let per_blank = self.indexer.per_blank();
         let mut here = *board;
         let mut index = self.indexer.rank_unchecked(&here);
         let mut residue = self.residue(index);
         let mut came_by: Option<Move> = None;
-        let limit = self.max_distance() as usize;
-        let mut steps = 0;
         while here != self.goal {
+            if residue > 2 {
+                return damaged(moves, &here, "its entry holds no distance");
+            }
+            if moves.len() - start >= self.max_distance() as usize {
+                return damaged(
+                    moves,
+                    &here,
+                    "the path grew longer than the greatest distance",
+                );
+            }
             let closer = (residue + 2) % 3;
             let step = self
                 .adjacency
@@ -245,21 +263,14 @@ impl<D: AsRef<[u8]>> Table<D> {
                     };
                     (self.residue(next_index) == closer).then_some((mv, next, next_index))
                 });
-            match step {
-                Some((mv, next, next_index)) if steps < limit => {
-                    moves.push(mv);
-                    here = next;
-                    index = next_index;
-                    residue = closer;
-                    came_by = Some(mv);
-                    steps += 1;
-                }
-                _ => {
-                    return Err(SolveError::Damaged {
-                        board: here.to_string(),
-                    });
-                }
-            }
+            let Some((mv, next, next_index)) = step else {
+                return damaged(moves, &here, "no move leads one closer");
+            };
+            moves.push(mv);
+            here = next;
+            index = next_index;
+            residue = closer;
+            came_by = Some(mv);
         }
         Ok(true)
     }
@@ -289,13 +300,20 @@ impl Table<memmap2::Mmap> {
             path: path.to_path_buf(),
             source,
         };
-        let file = std::fs::File::open(path).map_err(io)?;
-        if file.metadata().map_err(io)?.is_dir() {
+        // Look before opening: opening a FIFO would block forever.
+        let kind = std::fs::metadata(path).map_err(io)?.file_type();
+        if !kind.is_file() {
+            let what = if kind.is_dir() {
+                "is a directory"
+            } else {
+                "is not a regular file"
+            };
             return Err(io(std::io::Error::new(
-                std::io::ErrorKind::IsADirectory,
-                "is a directory",
+                std::io::ErrorKind::InvalidInput,
+                what,
             )));
         }
+        let file = std::fs::File::open(path).map_err(io)?;
         // SAFETY: the map is read-only, and slidedb replaces table files
         // only by renaming a new file over them, so a map keeps the old
         // file's bytes. A file truncated in place by another program could

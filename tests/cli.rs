@@ -713,9 +713,61 @@ fn board_without_a_table_is_an_error_of_its_line() {
     assert_eq!(out, "r\ninvalid\n\n");
     assert_eq!(code, 2);
     assert!(
-        err.contains("line 2") && err.contains("slidedb-gen --size 4x4"),
+        err.contains("line 2") && err.contains("no full table can be built for 4x4"),
         "{err}"
     );
+}
+
+/// A board of 10 to 12 cells without its table names the command that
+/// builds it (such tables are not built on the fly).
+#[test]
+fn big_board_without_a_table_names_the_generator_command() {
+    let data = tempdir();
+    let (code, out, err) = run(
+        &["solve", "--size", "2x5", "1 2 3 4 5 6 7 8 0 9"],
+        None,
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (2, "invalid\n"));
+    assert!(
+        err.contains("slidedb-gen --size 2x5 --goal \"1 2 3 4 5 6 7 8 9 0\""),
+        "{err}"
+    );
+}
+
+/// A line longer than 64 KiB is `invalid` without holding it in memory,
+/// and the lines after it are still answered.
+#[test]
+fn an_over_long_line_is_invalid_and_the_rest_answered() {
+    let data = tempdir();
+    let mut input = vec![b'1'; 3 << 20];
+    input.extend_from_slice(b"\n1 2 3 4 5 6 7 0 8\n");
+    let (code, out, err) = run(&["solve"], Some(&input), data.path());
+    assert_eq!((code, out.as_str()), (2, "invalid\nr\n"));
+    assert!(
+        err.contains("line 1: the line is longer than 65536 bytes"),
+        "{err}"
+    );
+}
+
+/// A FIFO or a directory passed as the table is refused at once, never
+/// waited on.
+#[test]
+fn table_that_is_not_a_regular_file() {
+    let data = tempdir();
+    let fifo = data.path().join("fifo");
+    let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success());
+    let (code, _, err) = run(&["stats", "--table", path_str(&fifo)], None, data.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("not a regular file"), "{err}");
+    let (code, _, err) = run(
+        &["stats", "--table", path_str(data.path())],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("is a directory"), "{err}");
 }
 
 /// An unreadable table names the file and the reason once.

@@ -108,3 +108,25 @@ fn other_files_and_versions_are_named() {
     );
     assert!(err.to_string().contains("regenerate"), "{err}");
 }
+
+/// A damaged body that was not verified never yields an answer that is
+/// not a path to the goal: the descent stops with `Damaged` and leaves the
+/// caller's moves as they were.
+#[test]
+fn a_damaged_body_gives_an_error_not_a_path() {
+    let bytes = small();
+    let body_offset = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+    let board = Board::parse("4 5 0 1 2 3", Some(Shape::new(2, 3).unwrap())).unwrap();
+    for fill in [0x00u8, 0xFF, 0x55] {
+        let mut damaged = bytes.clone();
+        damaged[body_offset..].fill(fill);
+        let table = Table::new(&damaged[..]).unwrap();
+        let mut moves = vec![slidedb::Move::Up];
+        let got = table.solve_into(&board, &mut moves);
+        assert!(
+            matches!(got, Err(slidedb::SolveError::Damaged { .. })),
+            "fill {fill:#x}: {got:?}"
+        );
+        assert_eq!(moves, [slidedb::Move::Up], "fill {fill:#x}");
+    }
+}

@@ -33,12 +33,21 @@ struct Args {
     quiet: bool,
 }
 
+/// Writes a diagnostic line to stderr. A closed stderr is no reason to
+/// panic, so write errors are ignored.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("slidedb-gen: error: {e:#}");
+            say!("slidedb-gen: error: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -55,8 +64,17 @@ fn run(args: &Args) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| data_dir().join(default_file_name(&goal)));
+    // Everything that can be checked before the search is checked first.
+    anyhow::ensure!(
+        !out.is_dir(),
+        "{} is a directory: --out names the table file",
+        out.display()
+    );
     if out.exists() && !args.force {
         anyhow::bail!("{} exists: pass --force to replace it", out.display());
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {
@@ -66,7 +84,7 @@ fn run(args: &Args) -> Result<()> {
     let pool = pool.build().context("cannot start the worker threads")?;
     let start = Instant::now();
     if !args.quiet {
-        eprintln!(
+        say!(
             "slidedb-gen: {} goal {} ({} states) on {} threads",
             goal.shape(),
             goal,
@@ -78,7 +96,7 @@ fn run(args: &Args) -> Result<()> {
     let table = pool.install(|| {
         generate(&goal, |layer| {
             if !quiet {
-                eprintln!(
+                say!(
                     "depth {:>3}: {:>12} states {:>12} total {:>9.3} ms",
                     layer.depth,
                     layer.states,
@@ -92,7 +110,7 @@ fn run(args: &Args) -> Result<()> {
     write_atomic(&out, table.as_bytes(), args.force)
         .with_context(|| format!("cannot write {}", out.display()))?;
     if !args.quiet {
-        eprintln!(
+        say!(
             "slidedb-gen: {} states, max distance {}, search {:.3} ms, total {:.3} ms; wrote {} ({} bytes)",
             table.states(),
             table.max_distance(),

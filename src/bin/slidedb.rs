@@ -15,6 +15,15 @@ use rayon::prelude::*;
 use serde::Serialize;
 use slidedb::{Board, Move, Shape, Table, data_dir, default_file_name, generate, write_atomic};
 
+/// Writes a diagnostic line to stderr. A closed stderr is no reason to
+/// panic, so write errors are ignored.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 /// Exact, optimal answers for sliding-tile puzzles from a precomputed table.
 #[derive(Parser)]
 #[command(version, about)]
@@ -83,7 +92,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("slidedb: error: {e:#}");
+            say!("slidedb: error: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -215,6 +224,12 @@ fn find_or_build(goal: &Board) -> Result<Table<Bytes>> {
         return open_table(&path);
     }
     let shape = goal.shape();
+    if shape.cells() > slidedb::MAX_TABLE_CELLS {
+        bail!(
+            "no full table can be built for {shape}: full tables go up to {} cells",
+            slidedb::MAX_TABLE_CELLS
+        );
+    }
     if shape.cells() > AUTO_BUILD_CELLS {
         bail!(
             "no table for {shape} goal {goal} at {}: build it with\n    slidedb-gen --size {shape} --goal \"{goal}\" --out {}",
@@ -223,12 +238,14 @@ fn find_or_build(goal: &Board) -> Result<Table<Bytes>> {
         );
     }
     let table = generate(goal, |_| {})?;
-    match write_atomic(&path, table.as_bytes(), false) {
-        Ok(()) => eprintln!(
+    let saved = std::fs::create_dir_all(data_dir())
+        .and_then(|()| write_atomic(&path, table.as_bytes(), false));
+    match saved {
+        Ok(()) => say!(
             "slidedb: built the {shape} table for goal {goal} and saved it to {}",
             path.display()
         ),
-        Err(e) => eprintln!(
+        Err(e) => say!(
             "slidedb: built the {shape} table for goal {goal} in memory (could not save it to {}: {e})",
             path.display()
         ),
@@ -309,7 +326,10 @@ fn solve(args: &SolveArgs) -> Result<u8> {
         answer_lines(
             args,
             &mut tables,
-            &[text.as_bytes()],
+            &[Line {
+                bytes: text.as_bytes(),
+                too_long: false,
+            }],
             &label,
             number,
             &mut out,
@@ -320,9 +340,22 @@ fn solve(args: &SolveArgs) -> Result<u8> {
     Ok(tally.code())
 }
 
+/// The longest line read from stdin; a longer one is `invalid`.
+const MAX_LINE: usize = 64 * 1024;
+/// How much of an over-long line is kept, to show in messages.
+const PREVIEW: usize = 64;
+
+/// One input line: its bytes (a prefix, if it was too long).
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    bytes: &'a [u8],
+    too_long: bool,
+}
+
 /// Answers stdin line by line, in blocks as they arrive: whatever complete
 /// lines a read brings are answered and flushed at once, so a slow producer
 /// still sees each answer promptly and a fast one gets full parallelism.
+/// Memory stays bounded: a line past [`MAX_LINE`] keeps only a preview.
 fn answer_stdin(
     args: &SolveArgs,
     tables: &mut Tables,
@@ -331,38 +364,63 @@ fn answer_stdin(
 ) -> Result<()> {
     let mut stdin = io::stdin().lock();
     if stdin.is_terminal() {
-        eprintln!("slidedb: reading boards from stdin, one per line (Ctrl-D to end)");
+        say!("slidedb: reading boards from stdin, one per line (Ctrl-D to end)");
     }
-    let mut pending: Vec<u8> = Vec::new();
     let mut block = vec![0u8; 1 << 20];
-    let mut line_number = 1;
+    // The complete lines of this batch, then the partial line from `start`.
+    let mut text: Vec<u8> = Vec::new();
+    let mut lines: Vec<(usize, usize, bool)> = Vec::new();
+    let mut start = 0;
+    let mut too_long = false;
+    let mut number = 1;
     loop {
         let read = match stdin.read(&mut block) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e).context("cannot read stdin"),
         };
-        pending.extend_from_slice(&block[..read]);
-        // Answer every complete line now; keep a partial one for later.
-        let cut = if read == 0 {
-            pending.len()
-        } else {
-            match pending.iter().rposition(|&b| b == b'\n') {
-                Some(p) => p + 1,
-                None => continue,
+        let mut rest = &block[..read];
+        loop {
+            let newline = rest.iter().position(|&b| b == b'\n');
+            let piece = &rest[..newline.unwrap_or(rest.len())];
+            if !too_long {
+                let have = text.len() - start;
+                if have + piece.len() > MAX_LINE {
+                    too_long = true;
+                    text.truncate(start + have.min(PREVIEW));
+                    let room = PREVIEW.saturating_sub(have);
+                    text.extend_from_slice(&piece[..room.min(piece.len())]);
+                } else {
+                    text.extend_from_slice(piece);
+                }
             }
-        };
-        if cut > 0 {
-            let chunk: Vec<u8> = pending.drain(..cut).collect();
-            let mut lines: Vec<&[u8]> = chunk.split(|&b| b == b'\n').collect();
-            if chunk.ends_with(b"\n") {
-                lines.pop();
-            }
-            answer_lines(args, tables, &lines, "line", line_number, out, tally)?;
-            line_number += lines.len();
+            let Some(at) = newline else { break };
+            lines.push((start, text.len(), too_long));
+            start = text.len();
+            too_long = false;
+            rest = &rest[at + 1..];
+        }
+        let eof = read == 0;
+        if eof && (text.len() > start || too_long) {
+            lines.push((start, text.len(), too_long)); // no final newline
+            start = text.len();
+        }
+        if !lines.is_empty() {
+            let batch: Vec<Line> = lines
+                .iter()
+                .map(|&(a, b, too_long)| Line {
+                    bytes: &text[a..b],
+                    too_long,
+                })
+                .collect();
+            answer_lines(args, tables, &batch, "line", number, out, tally)?;
+            number += lines.len();
+            lines.clear();
+            text.drain(..start);
+            start = 0;
             out.flush()?;
         }
-        if read == 0 {
+        if eof {
             return Ok(());
         }
     }
@@ -374,7 +432,7 @@ fn answer_stdin(
 fn answer_lines(
     args: &SolveArgs,
     tables: &mut Tables,
-    lines: &[&[u8]],
+    lines: &[Line],
     label: &str,
     first_number: usize,
     out: &mut impl Write,
@@ -416,7 +474,7 @@ fn answer_lines(
                     },
                 };
                 let number = first_number + i;
-                let input = String::from_utf8_lossy(lines[i]);
+                let input = String::from_utf8_lossy(lines[i].bytes);
                 if let Answer::Invalid { error } = &answer {
                     let name = if label == "line" {
                         format!("line {number}")
@@ -439,7 +497,7 @@ fn answer_lines(
         .collect();
     for (text, errors, part) in rendered {
         if let Some(errors) = errors {
-            eprint!("{errors}");
+            let _ = io::stderr().lock().write_all(errors.as_bytes());
         }
         out.write_all(text.as_bytes())?;
         tally.invalid |= part.invalid;
@@ -448,7 +506,11 @@ fn answer_lines(
     Ok(())
 }
 
-fn parse_line(line: &[u8], size: Option<Shape>) -> Result<Board, String> {
+fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
+    if line.too_long || line.bytes.len() > MAX_LINE {
+        return Err(format!("the line is longer than {MAX_LINE} bytes"));
+    }
+    let line = line.bytes;
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let text = std::str::from_utf8(line).map_err(|_| "the line is not UTF-8 text".to_string())?;
     if text.contains('\0') {
