@@ -58,6 +58,21 @@ fn two_by_three_and_two_by_four() {
     check("2x4-blank-corner.txt");
 }
 
+/// Ten cells: the 2x5 board, and its transpose 5x2 (below).
+#[test]
+fn two_by_five() {
+    check("2x5-blank-corner.txt");
+}
+
+/// Twelve cells: 239,500,800 states each; slow in debug builds, so run
+/// with `cargo test --release -- --ignored`.
+#[test]
+#[ignore = "12 cells: seconds and ~0.5 GB in release"]
+fn three_by_four_and_two_by_six() {
+    check("3x4-blank-corner.txt");
+    check("2x6-blank-corner.txt");
+}
+
 /// 3x2 and 4x2 are the transposes of 2x3 and 2x4, and a blank-last goal
 /// stays a blank-in-a-corner goal: the same distributions.
 #[test]

@@ -30,8 +30,24 @@ fn bytes_round_trip() {
     assert_eq!(&built.as_bytes()[..8], b"SLIDEDB\0");
 }
 
+/// The parallel search writes the same bytes whatever the threads: 3x3
+/// layers are big enough to run in parallel.
 #[test]
 fn generation_is_deterministic() {
+    let build = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            generate(&Board::solved(Shape::EIGHT), |_| {})
+                .unwrap()
+                .into_inner()
+        })
+    };
+    let one = build(1);
+    assert_eq!(one, build(2));
+    assert_eq!(one, build(3));
     assert_eq!(small(), small());
 }
 
