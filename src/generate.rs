@@ -7,24 +7,30 @@
 //! 16-bit mask per `h` holds a set of them: bit `b` for the blank in cell
 //! `b`. A move of the blank along its row keeps the tile order, so all the
 //! horizontal moves of a frontier mask are two shifts; only a vertical move
-//! changes the tile order (a rotation of `cols` tiles) and needs a rank.
+//! changes the tile order (a rotation of `cols` tiles). Its new rank comes
+//! from the old one by updating the Lehmer digits of the rotated window
+//! only: a lookup in a small table per window position (or, for the widest
+//! windows, a few multiplies), from digits precomputed per `h`.
 //!
-//! Each layer runs in two parallel passes (rayon) with no lock per state:
-//! 1. *expand*: every frontier mask sets the bits of its unvisited
-//!    neighbours in `next` with an atomic `fetch_or` (setting a bit twice
-//!    is harmless, so threads never need to agree who got there first);
-//! 2. *commit*: each mask moves `next` into `frontier`, marks it visited and
-//!    records its distance mod 3 in two bit planes.
+//! The masks are kept four `h` to a 64-bit word. The graph is bipartite, so
+//! a neighbour of layer d lies in layer d − 1 or d + 1, and three residue
+//! planes (distance mod 3) tell which. Each layer is one parallel pass
+//! (rayon) with no lock per state: every word's owner completes its
+//! frontier with the horizontal moves (plain stores), records its residue,
+//! and sets the vertical neighbours in the next frontier with an atomic
+//! `fetch_or` (setting a bit twice is harmless, so threads never need to
+//! agree who got there first).
 //!
 //! At the end the planes are laid out as the table's 2-bit entries.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Shape};
-use crate::rank::Indexer;
+use crate::board::{Board, MAX_CELLS, Shape};
+use crate::format::MAX_HARDEST;
+use crate::rank::{Index, Indexer};
 use crate::table::{Table, assemble};
 
 /// The most cells a full table is built for (3×4: 239,500,800 states).
@@ -85,105 +91,136 @@ pub fn generate(
     let indexer = Indexer::new(goal);
     let search = Search::new(&indexer);
     let per_blank = search.per_blank;
-    let mut masks = vec![Masks::default(); per_blank];
-    let next: Vec<AtomicU16> = (0..per_blank).map(|_| AtomicU16::new(0)).collect();
+    // Four tile orders to a word: the mask of `h` in bits 16 (h % 4) ...
+    let words = per_blank.div_ceil(LANES);
+    // reached[r]: the boards found at a distance ≡ r (mod 3).
+    let mut reached: [Vec<u64>; 3] = std::array::from_fn(|_| vec![0u64; words]);
+    // frontier[d % 3]: the boards at distance d (see `Search::pass`).
+    let frontier: [Vec<AtomicU64>; 3] =
+        std::array::from_fn(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
 
     let root = indexer.rank_unchecked(goal).0 as usize;
     let (root_blank, root_h) = (root / per_blank, root % per_blank);
-    masks[root_h].visited = 1 << root_blank;
-    masks[root_h].frontier = 1 << root_blank;
-    let mut layers = vec![1u64];
-    let mut total = 1u64;
-    on_layer(&Layer {
-        depth: 0,
-        states: 1,
-        total,
-        elapsed: start.elapsed(),
-    });
+    frontier[0][root_h / LANES].store(1 << (lane(root_h) + root_blank), Relaxed);
+    let mut layers: Vec<u64> = Vec::new();
+    let mut total = 0u64;
+    let mut depth = 0;
     loop {
-        let parallel = *layers.last().expect("the root layer") >= PARALLEL_LAYER;
-        let claimed = AtomicBool::new(false);
-        let expand = |(c, chunk): (usize, &[Masks])| {
-            if search.expand(c * CHUNK, chunk, &masks, &next) {
-                claimed.store(true, Relaxed);
-            }
+        let parallel = layers.last().is_some_and(|&n| n >= PARALLEL_LAYER);
+        let (own, prev, older) = split_reached(&mut reached, depth % 3);
+        let step = Step {
+            prev: &frontier[(depth + 2) % 3],
+            cur: &frontier[depth % 3],
+            next: &frontier[(depth + 1) % 3],
+            reached_prev: prev,
+            reached_older: older,
         };
-        if parallel {
-            masks.par_chunks(CHUNK).enumerate().for_each(expand);
+        let pass = |(c, own): (usize, &mut [u64])| search.pass(c * CHUNK, own, &step);
+        let join = |a: (u64, bool), b: (u64, bool)| (a.0 + b.0, a.1 | b.1);
+        let (states, more) = if parallel {
+            own.par_chunks_mut(CHUNK)
+                .enumerate()
+                .map(pass)
+                .reduce(|| (0, false), join)
         } else {
-            masks.chunks(CHUNK).enumerate().for_each(expand);
-        }
-        if !claimed.into_inner() {
-            break; // `frontier` still holds the last layer
-        }
-        let depth = layers.len() as u32;
-        let residue = (depth % 3) as u16;
-        let states: u64 = if parallel {
-            masks
-                .par_chunks_mut(CHUNK)
-                .zip(next.par_chunks(CHUNK))
-                .map(|(m, n)| commit_shared(m, n, residue))
-                .sum()
-        } else {
-            masks
-                .chunks_mut(CHUNK)
-                .zip(next.chunks(CHUNK))
-                .map(|(m, n)| commit_shared(m, n, residue))
-                .sum()
+            own.chunks_mut(CHUNK)
+                .enumerate()
+                .map(pass)
+                .fold((0, false), join)
         };
         total += states;
         layers.push(states);
         on_layer(&Layer {
-            depth,
+            depth: depth as u32,
             states,
             total,
             elapsed: start.elapsed(),
         });
+        if !more {
+            break; // `frontier[depth % 3]` holds the last layer
+        }
+        depth += 1;
     }
     debug_assert_eq!(total, indexer.len());
-    let hardest = search.frontier_boards(&masks);
-    let body = search.body(&masks);
+    let hardest = search.boards(&frontier[depth % 3]);
+    let body = search.body(&reached[1], &reached[2]);
     Ok(assemble(goal, layers, &hardest, &body))
 }
 
 /// Layers smaller than this are expanded on one thread.
 const PARALLEL_LAYER: u64 = 2048;
-/// Tile orders a rayon task takes at a time.
-const CHUNK: usize = 1024;
+/// Words (of four tile orders) a rayon task takes at a time.
+const CHUNK: usize = 256;
+/// Tile orders to a word of masks.
+const LANES: usize = 4;
+/// Each lane's bit 0.
+const LANE_ONES: u64 = 0x0001_0001_0001_0001;
 
-/// The boards of one tile order, as masks over the blank's cell.
-#[derive(Clone, Copy, Default)]
-struct Masks {
-    /// Reached at any depth so far.
-    visited: u16,
-    /// Reached at the depth being expanded.
-    frontier: u16,
-    /// Bit 0 of the distance mod 3.
-    low: u16,
-    /// Bit 1 of the distance mod 3.
-    high: u16,
+/// Where the mask of `h` sits in its word.
+#[inline]
+fn lane(h: usize) -> usize {
+    16 * (h % LANES)
 }
 
-/// Moves `next` into the frontier, marks it visited and records its
-/// residue; returns how many boards it held.
-fn commit_shared(chunk: &mut [Masks], next: &[AtomicU16], residue: u16) -> u64 {
-    let mut states = 0u64;
-    for (m, n) in chunk.iter_mut().zip(next) {
-        let fresh = n.swap(0, Relaxed);
-        m.frontier = fresh;
-        if fresh != 0 {
-            m.visited |= fresh;
-            if residue & 1 != 0 {
-                m.low |= fresh;
-            }
-            if residue & 2 != 0 {
-                m.high |= fresh;
-            }
-            states += fresh.count_ones() as u64;
-        }
+/// `reached[i]` to write, and the two others to read: the previous layer's
+/// residue (`i − 1`) and the one before it (`i − 2`).
+fn split_reached(reached: &mut [Vec<u64>; 3], i: usize) -> (&mut [u64], &[u64], &[u64]) {
+    let [a, b, c] = reached;
+    match i {
+        0 => (a, c, b),
+        1 => (b, a, c),
+        _ => (c, b, a),
     }
-    states
 }
+
+/// What one pass (the expansion of layer `d`) reads and writes besides the
+/// residue plane it owns.
+struct Step<'a> {
+    /// Layer d − 1, complete; cleared as it is read.
+    prev: &'a [AtomicU64],
+    /// Layer d: its vertical arrivals, completed by the pass.
+    cur: &'a [AtomicU64],
+    /// Layer d + 1: the vertical arrivals, set by any thread.
+    next: &'a [AtomicU64],
+    /// The boards at distances ≡ d − 1 (mod 3).
+    reached_prev: &'a [u64],
+    /// The boards at distances ≡ d − 2 (mod 3).
+    reached_older: &'a [u64],
+}
+
+/// The change of the halved rank when a window of `K + 1` tiles rotates,
+/// as a linear form in the window's Lehmer digits and its tile comparisons.
+#[derive(Clone, Copy, Default)]
+struct Rotation {
+    /// Per digit of the window.
+    digit: [u64; 6],
+    /// Per comparison.
+    compare: [u64; 6],
+    /// The constant term.
+    constant: u64,
+}
+
+/// A vertical move of the blank from one cell: where it lands and how to
+/// find the new `h`.
+#[derive(Clone, Copy, Default)]
+struct Vertical {
+    /// The blank's new cell.
+    to: usize,
+    /// Where the rotated window starts in the tile order.
+    p: usize,
+    /// Xored into the stored digits: digit m − 2 is 1 for the boards here
+    /// whose last two tiles descend, which is when the stored order's
+    /// parity (kept in that digit) is not the one this cell wants.
+    want: u64,
+    /// Up (the window's first tile moves last) or down.
+    up: bool,
+    /// Where the window's table of rank changes starts in `Search::deltas`.
+    table: usize,
+}
+
+/// The most entries of one window's table of rank changes; larger windows
+/// (2×5, 2×6, 3×4) compute the change instead.
+const MAX_TABLE: usize = 4096;
 
 /// What the passes share: the shape's constants and every tile order.
 struct Search<'a> {
@@ -191,174 +228,373 @@ struct Search<'a> {
     per_blank: usize,
     cells: usize,
     cols: usize,
-    /// The tile order of each `h` with its last two tiles ascending, and
-    /// that order's parity in bit 63.
-    orders: Vec<u64>,
-    /// Cells whose boards have an odd tile order.
-    odd_cells: u16,
-    /// Cells the blank can leave by moving left, right, up, down.
-    can_left: u16,
-    can_right: u16,
-    can_up: u16,
-    can_down: u16,
+    /// The Lehmer digits of each `h` (its tile order with the last two
+    /// tiles ascending; [`Indexer::lehmer_digits`]), `width` bits each,
+    /// with that order's parity in place of digit m − 2 (always 0).
+    digits: Vec<u64>,
+    /// Bits a digit: 3 up to 8 tiles, else 4.
+    width: u32,
+    /// Cells the blank can leave by moving left, right, up, down, in every
+    /// lane.
+    can_left: u64,
+    can_right: u64,
+    can_up: u64,
+    can_down: u64,
+    /// The vertical moves from each cell.
+    up: [Vertical; MAX_CELLS],
+    down: [Vertical; MAX_CELLS],
+    /// Rank changes of moving the blank up, per window start `p`, then down.
+    rotate_up: [Rotation; MAX_CELLS],
+    rotate_down: [Rotation; MAX_CELLS],
+    /// Per window, the rank change for every value of its digits, when the
+    /// windows are small enough (empty if not).
+    deltas: Vec<i32>,
 }
+
+/// Tile orders a task of the digit precompute takes at a time.
+const DIGIT_CHUNK: usize = 4096;
 
 impl<'a> Search<'a> {
     fn new(indexer: &'a Indexer) -> Search<'a> {
         let shape = indexer.shape();
         let (cells, cols) = (shape.cells(), shape.cols());
+        let m = cells - 1;
         let per_blank = indexer.per_blank() as usize;
-        let orders = (0..per_blank)
-            .into_par_iter()
-            .with_min_len(4096)
-            .map(|h| {
-                let order = indexer.tile_order(h as u64);
-                order | (tile_parity(order, cells - 1) << 63)
-            })
-            .collect();
+        let width: u32 = if m <= 8 { 3 } else { 4 };
+        let field = (1u64 << width) - 1;
+        let at = |i: usize| width as usize * i;
+        // Digit i < m − 2 has radix m − i: counting h up is an odometer.
+        let odd_digits: u64 = (0..m - 2).fold(0, |acc, i| acc | 1 << at(i));
+        let mut digits = vec![0u64; per_blank];
+        digits
+            .par_chunks_mut(DIGIT_CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let nibbles = indexer.lehmer_digits((c * DIGIT_CHUNK) as u64);
+                let mut d =
+                    (0..m - 2).fold(0, |acc, i| acc | ((nibbles >> (4 * i)) & 0xF) << at(i));
+                for slot in chunk {
+                    *slot = d | ((d & odd_digits).count_ones() as u64 & 1) << at(m - 2);
+                    let mut i = m - 3;
+                    loop {
+                        if ((d >> at(i)) & field) + 1 < (m - i) as u64 {
+                            d += 1 << at(i);
+                            break;
+                        }
+                        d &= !(field << at(i));
+                        if i == 0 {
+                            break;
+                        }
+                        i -= 1;
+                    }
+                }
+            });
+        let w = indexer.weights();
+        let k = cols - 1;
+        let mut rotate_up = [Rotation::default(); MAX_CELLS];
+        let mut rotate_down = [Rotation::default(); MAX_CELLS];
+        for p in 0..cells - cols {
+            let (u, d) = (&mut rotate_up[p], &mut rotate_down[p]);
+            // Up: t = tile p goes to p + k; tiles p + 1 ..= p + k shift
+            // back, each gaining 1 if it is larger than t; t keeps its
+            // digit less the k − (larger ones) tiles it passed.
+            u.digit[0] = w[p + k].wrapping_sub(w[p]);
+            for j in 1..=k {
+                u.digit[j] = w[p + j - 1].wrapping_sub(w[p + j]);
+                u.compare[j] = w[p + j - 1] + w[p + k];
+            }
+            u.constant = (k as u64 * w[p + k]).wrapping_neg();
+            // Down: t = tile p + k goes to p; tiles p .. p + k shift on,
+            // each losing 1 unless it is smaller than t; t gains the
+            // smaller ones.
+            for j in 0..k {
+                d.digit[j] = w[p + j + 1].wrapping_sub(w[p + j]);
+                d.compare[j] = w[p] + w[p + j + 1];
+            }
+            d.digit[k] = w[p].wrapping_sub(w[p + k]);
+            d.constant = (1..=k).map(|i| w[p + i]).sum::<u64>().wrapping_neg();
+        }
+        let odd = |c: usize| (indexer.parity_at(c) as u64) << at(m - 2);
+        let windows = 1usize << (width as usize * cols);
+        let tabled = windows <= MAX_TABLE;
+        let mut up = [Vertical::default(); MAX_CELLS];
+        let mut down = [Vertical::default(); MAX_CELLS];
+        for p in 0..cells - cols {
+            let table = |up: bool| {
+                if tabled {
+                    (2 * p + up as usize) * windows
+                } else {
+                    0
+                }
+            };
+            up[p + cols] = Vertical {
+                to: p,
+                p,
+                want: odd(p + cols),
+                up: true,
+                table: table(true),
+            };
+            down[p] = Vertical {
+                to: p + cols,
+                p,
+                want: odd(p),
+                up: false,
+                table: table(false),
+            };
+        }
         let mask = |keep: &dyn Fn(usize) -> bool| -> u16 {
             (0..cells).filter(|&c| keep(c)).fold(0, |m, c| m | 1 << c)
         };
-        Search {
+        let mut search = Search {
             indexer,
             per_blank,
             cells,
             cols,
-            orders,
-            odd_cells: mask(&|c| indexer.parity_at(c) == 1),
-            can_left: mask(&|c| c % cols != 0),
-            can_right: mask(&|c| c % cols != cols - 1),
-            can_up: mask(&|c| c >= cols),
-            can_down: mask(&|c| c + cols < cells),
-        }
-    }
-
-    /// The tile order of the boards at `h` with the blank in `cell`: the
-    /// stored order, or that order with its last two tiles swapped.
-    #[inline]
-    fn tiles_at(&self, h: usize, cell: usize) -> u64 {
-        let stored = self.orders[h];
-        let order = stored & !(1 << 63);
-        let want = (self.odd_cells >> cell) as u64 & 1;
-        if stored >> 63 == want {
-            order
-        } else {
-            let m = self.cells - 1;
-            let a = (order >> (4 * (m - 2))) & 0xF;
-            let c = (order >> (4 * (m - 1))) & 0xF;
-            order ^ ((a ^ c) << (4 * (m - 2))) ^ ((a ^ c) << (4 * (m - 1)))
-        }
-    }
-
-    /// Sets in `next` the unvisited neighbours of the frontier masks in
-    /// `chunk` (the masks from `first` on); true if it set any.
-    fn expand(&self, first: usize, chunk: &[Masks], all: &[Masks], next: &[AtomicU16]) -> bool {
-        let cols = self.cols;
-        let k = 4 * (cols - 1);
-        let window = (1u64 << (k + 4)) - 1;
-        let mut claimed = false;
-        let mut claim = |h: usize, bits: u16| {
-            let n = &next[h];
-            if n.load(Relaxed) & bits != bits {
-                n.fetch_or(bits, Relaxed);
-            }
-            claimed = true;
+            digits,
+            width,
+            can_left: mask(&|c| c % cols != 0) as u64 * LANE_ONES,
+            can_right: mask(&|c| c % cols != cols - 1) as u64 * LANE_ONES,
+            can_up: mask(&|c| c >= cols) as u64 * LANE_ONES,
+            can_down: mask(&|c| c + cols < cells) as u64 * LANE_ONES,
+            up,
+            down,
+            rotate_up,
+            rotate_down,
+            deltas: Vec::new(),
         };
-        for (i, m) in chunk.iter().enumerate() {
-            let f = m.frontier;
-            if f == 0 {
+        if tabled {
+            let mut deltas = vec![0i32; 2 * (cells - cols) * windows];
+            for (t, table) in deltas.chunks_mut(windows).enumerate() {
+                let (p, up) = (t / 2, t % 2 == 1);
+                for (window, delta) in table.iter_mut().enumerate() {
+                    *delta = search.compute(window as u64, p, up) as i32;
+                }
+            }
+            search.deltas = deltas;
+        }
+        search
+    }
+
+    /// The cells one move along a row from the cells of `f` (every lane).
+    #[inline]
+    fn along(&self, f: u64) -> u64 {
+        ((f & self.can_left) >> 1) | ((f & self.can_right) << 1)
+    }
+
+    /// The change of `h` (wrapping) when a window of digits rotates.
+    fn compute(&self, window: u64, p: usize, up: bool) -> u64 {
+        match (self.cols, up) {
+            (2, true) => self.up_delta::<1>(window, p),
+            (3, true) => self.up_delta::<2>(window, p),
+            (4, true) => self.up_delta::<3>(window, p),
+            (5, true) => self.up_delta::<4>(window, p),
+            (6, true) => self.up_delta::<5>(window, p),
+            (2, false) => self.down_delta::<1>(window, p),
+            (3, false) => self.down_delta::<2>(window, p),
+            (4, false) => self.down_delta::<3>(window, p),
+            (5, false) => self.down_delta::<4>(window, p),
+            (6, false) => self.down_delta::<5>(window, p),
+            (c, _) => unreachable!("no table has {c} columns"),
+        }
+    }
+
+    /// The `h` of the board reached from the boards at `h` by the vertical
+    /// move `v`.
+    #[inline(always)]
+    fn neighbour<const K: usize>(&self, h: usize, v: &Vertical) -> usize {
+        let digits = self.digits[h] ^ v.want;
+        let window =
+            (digits >> (self.width as usize * v.p)) & ((1 << (self.width as usize * (K + 1))) - 1);
+        let delta = if self.deltas.is_empty() {
+            if v.up {
+                self.up_delta::<K>(window, v.p)
+            } else {
+                self.down_delta::<K>(window, v.p)
+            }
+        } else {
+            self.deltas[v.table + window as usize] as i64 as u64
+        };
+        (h as u64).wrapping_add(delta) as usize
+    }
+
+    /// The `K + 1` digits of a window.
+    #[inline(always)]
+    fn split<const K: usize>(&self, window: u64) -> [u64; 6] {
+        let mut d = [0u64; 6];
+        let field = (1 << self.width) - 1;
+        for (i, d) in d.iter_mut().enumerate().take(K + 1) {
+            *d = (window >> (self.width as usize * i)) & field;
+        }
+        d
+    }
+
+    /// The change of `h` when the blank moves up to cell `p`.
+    #[inline(always)]
+    fn up_delta<const K: usize>(&self, window: u64, p: usize) -> u64 {
+        let d = self.split::<K>(window);
+        let r = &self.rotate_up[p];
+        let mut delta = r.constant;
+        for (&a, &d) in r.digit.iter().zip(&d).take(K + 1) {
+            delta = delta.wrapping_add(a.wrapping_mul(d));
+        }
+        for j in 1..=K {
+            // Tile l > tile j (l < j) iff d[l] > d[j] + #{l < i < j: tile
+            // i < tile j}; walk l down from j − 1 to count those.
+            let mut smaller = 0;
+            for l in (1..j).rev() {
+                smaller += (d[l] <= d[j] + smaller) as u64;
+            }
+            let larger = d[0] <= d[j] + smaller; // tile j > tile 0
+            delta = delta.wrapping_add(r.compare[j] * larger as u64);
+        }
+        delta
+    }
+
+    /// The change of `h` when the blank moves down from cell `p`.
+    #[inline(always)]
+    fn down_delta<const K: usize>(&self, window: u64, p: usize) -> u64 {
+        let d = self.split::<K>(window);
+        let r = &self.rotate_down[p];
+        let mut delta = r.constant;
+        for (&a, &d) in r.digit.iter().zip(&d).take(K + 1) {
+            delta = delta.wrapping_add(a.wrapping_mul(d));
+        }
+        let mut smaller = 0;
+        for j in (0..K).rev() {
+            let s = d[j] <= d[K] + smaller; // tile j < tile K
+            delta = delta.wrapping_add(r.compare[j] * s as u64);
+            smaller += s as u64;
+        }
+        delta
+    }
+
+    /// Expands layer d over the tile orders from `first` on (`own` is
+    /// their slice of `reached[d % 3]`); returns the boards in layer d
+    /// there and whether any of them has a neighbour in layer d + 1.
+    ///
+    /// The graph is bipartite, so a neighbour of layer d is in layer d − 1
+    /// or d + 1: it is new unless `reached_prev` has it. Only vertical moves
+    /// change `h`; they set bits of `next` (an atomic `fetch_or`: setting a
+    /// bit twice is harmless). The horizontal moves of layer d − 1 are
+    /// added here, from `prev`, by the thread that owns `h`, so they need no
+    /// atomic operation.
+    fn pass(&self, first: usize, own: &mut [u64], step: &Step) -> (u64, bool) {
+        match self.cols {
+            2 => self.pass_k::<1>(first, own, step),
+            3 => self.pass_k::<2>(first, own, step),
+            4 => self.pass_k::<3>(first, own, step),
+            5 => self.pass_k::<4>(first, own, step),
+            6 => self.pass_k::<5>(first, own, step),
+            c => unreachable!("no table has {c} columns"),
+        }
+    }
+
+    fn pass_k<const K: usize>(&self, first: usize, own: &mut [u64], step: &Step) -> (u64, bool) {
+        let mut states = 0u64;
+        let mut more = false;
+        // Claims board (h2, cell) for layer d + 1 unless it is in layer d − 1.
+        let mut claim = |h2: usize, cell: usize| {
+            let bit = 1u64 << (lane(h2) + cell);
+            if step.reached_prev[h2 / LANES] & bit == 0 {
+                let n = &step.next[h2 / LANES];
+                if n.load(Relaxed) & bit == 0 {
+                    n.fetch_or(bit, Relaxed);
+                }
+                more = true;
+            }
+        };
+        let range = first..first + own.len();
+        let prev = &step.prev[range.clone()];
+        let cur = &step.cur[range.clone()];
+        let older = &step.reached_older[range.clone()];
+        let reached_prev = &step.reached_prev[range];
+        let mut grown = false;
+        for (i, own) in own.iter_mut().enumerate() {
+            let before = prev[i].load(Relaxed);
+            let mut f = cur[i].load(Relaxed);
+            if before | f == 0 {
                 continue;
             }
-            let h = first + i;
-            let along = (((f & self.can_left) >> 1) | ((f & self.can_right) << 1)) & !m.visited;
-            if along != 0 {
-                claim(h, along);
+            if before != 0 {
+                prev[i].store(0, Relaxed);
+                let along = self.along(before) & !older[i] & !f;
+                if along != 0 {
+                    f |= along;
+                    cur[i].store(f, Relaxed);
+                }
+                if f == 0 {
+                    continue;
+                }
             }
-            // Up: the tile above the blank drops `cols - 1` places later
-            // in the tile order; the window of `cols` tiles rotates.
+            *own |= f;
+            states += f.count_ones() as u64;
+            grown |= self.along(f) & !reached_prev[i] != 0;
+            let word = (first + i) * LANES;
             let mut up = f & self.can_up;
             while up != 0 {
-                let b = up.trailing_zeros() as usize;
+                let x = up.trailing_zeros() as usize;
                 up &= up - 1;
-                let tiles = self.tiles_at(h, b);
-                let s = 4 * (b - cols);
-                let seg = (tiles >> s) & window;
-                let seg = (seg >> 4) | ((seg & 0xF) << k);
-                let moved = (tiles & !(window << s)) | (seg << s);
-                let h2 = self.indexer.tile_rank(moved) as usize;
-                let bit = 1u16 << (b - cols);
-                if all[h2].visited & bit == 0 {
-                    claim(h2, bit);
-                }
+                let v = &self.up[x % 16];
+                claim(self.neighbour::<K>(word + x / 16, v), v.to);
             }
-            // Down: the tile below comes `cols - 1` places earlier.
             let mut down = f & self.can_down;
             while down != 0 {
-                let b = down.trailing_zeros() as usize;
+                let x = down.trailing_zeros() as usize;
                 down &= down - 1;
-                let tiles = self.tiles_at(h, b);
-                let s = 4 * b;
-                let seg = (tiles >> s) & window;
-                let seg = ((seg << 4) & window) | (seg >> k);
-                let moved = (tiles & !(window << s)) | (seg << s);
-                let h2 = self.indexer.tile_rank(moved) as usize;
-                let bit = 1u16 << (b + cols);
-                if all[h2].visited & bit == 0 {
-                    claim(h2, bit);
-                }
+                let v = &self.down[x % 16];
+                claim(self.neighbour::<K>(word + x / 16, v), v.to);
             }
         }
-        claimed
+        (states, more | grown)
     }
 
-    /// The board with tile order `tiles` and the blank in `cell`.
-    fn board(&self, tiles: u64, cell: usize) -> Board {
-        let low = (1u64 << (4 * cell)) - 1;
-        let packed = (tiles & low) | ((tiles & !low) << 4);
-        let cells: Vec<u8> = (0..self.cells)
-            .map(|c| ((packed >> (4 * c)) & 0xF) as u8)
+    /// The boards of a layer, in index order (at most as many as a table
+    /// keeps).
+    fn boards(&self, layer: &[AtomicU64]) -> Vec<Board> {
+        let masks: Vec<(usize, u64)> = (0..self.per_blank)
+            .map(|h| (h, layer[h / LANES].load(Relaxed) >> lane(h) & 0xFFFF))
+            .filter(|&(_, m)| m != 0)
             .collect();
-        Board::from_tiles(self.indexer.shape(), &cells)
-            .expect("a tile order and a blank make a board")
-    }
-
-    /// The boards of the last frontier, in index order.
-    fn frontier_boards(&self, masks: &[Masks]) -> Vec<Board> {
         let mut found = Vec::new();
         for cell in 0..self.cells {
-            for (h, m) in masks.iter().enumerate() {
-                if m.frontier >> cell & 1 != 0 {
-                    found.push(self.board(self.tiles_at(h, cell), cell));
+            for &(h, m) in &masks {
+                if m >> cell & 1 != 0 && found.len() < MAX_HARDEST {
+                    let index = Index((cell * self.per_blank + h) as u64);
+                    found.push(self.indexer.unrank(index).expect("an index below len"));
                 }
             }
         }
         found
     }
 
-    /// The 2-bit entries, index `cell × per_blank + h`, four to a byte;
-    /// the unused entries of the last byte are 3.
-    fn body(&self, masks: &[Masks]) -> Vec<u8> {
+    /// The 2-bit entries, index `cell × per_blank + h`, four to a byte,
+    /// from the residue planes 1 (`low`) and 2 (`high`); the unused entries
+    /// of the last byte are 3.
+    fn body(&self, low: &[u64], high: &[u64]) -> Vec<u8> {
         let states = self.cells * self.per_blank;
         let mut body = vec![0u8; states.div_ceil(4)];
-        let entry =
-            |m: &Masks, cell: usize| ((m.low >> cell) & 1 | ((m.high >> cell) & 1) << 1) as u8;
-        if self.per_blank.is_multiple_of(4) {
+        // The four 2-bit entries of the words' lanes at `cell`, as a byte:
+        // lane q at bit 16q is moved to bit 2q by a multiply.
+        let byte = |l: u64, h: u64, cell: usize| {
+            let z = (l >> cell) & LANE_ONES | ((h >> cell) & LANE_ONES) << 1;
+            (z.wrapping_mul(1 | 1 << 14 | 1 << 28 | 1 << 42) >> 42) as u8
+        };
+        if self.per_blank.is_multiple_of(LANES) {
             // Each blank cell owns whole bytes: fill them in parallel.
             body.par_chunks_mut(self.per_blank / 4)
                 .enumerate()
                 .for_each(|(cell, bytes)| {
-                    for (byte, quad) in bytes.iter_mut().zip(masks.chunks_exact(4)) {
-                        *byte = quad
-                            .iter()
-                            .enumerate()
-                            .fold(0, |acc, (q, m)| acc | entry(m, cell) << (2 * q));
+                    for (b, (&l, &h)) in bytes.iter_mut().zip(low.iter().zip(high)) {
+                        *b = byte(l, h, cell);
                     }
                 });
         } else {
             let mut i = 0;
             for cell in 0..self.cells {
-                for m in masks {
-                    body[i / 4] |= entry(m, cell) << (2 * (i % 4));
+                for h in 0..self.per_blank {
+                    let (l, hi) = (low[h / LANES] >> lane(h), high[h / LANES] >> lane(h));
+                    let entry = ((l >> cell) & 1 | ((hi >> cell) & 1) << 1) as u8;
+                    body[i / 4] |= entry << (2 * (i % 4));
                     i += 1;
                 }
             }
@@ -370,14 +606,72 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The parity of a tile order of `m` tiles packed four bits a tile.
-fn tile_parity(order: u64, m: usize) -> u64 {
-    let mut inversions = 0u32;
-    let mut seen = 0u32;
-    for i in 0..m {
-        let t = (order >> (4 * i)) & 0xF;
-        inversions += (seen >> (t + 1)).count_ones();
-        seen |= 1 << t;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    impl Search<'_> {
+        fn neighbour_of(&self, h: usize, v: &Vertical) -> usize {
+            match self.cols {
+                2 => self.neighbour::<1>(h, v),
+                3 => self.neighbour::<2>(h, v),
+                4 => self.neighbour::<3>(h, v),
+                5 => self.neighbour::<4>(h, v),
+                _ => self.neighbour::<5>(h, v),
+            }
+        }
     }
-    (inversions & 1) as u64
+
+    /// Every vertical step the search takes lands on the index of the moved
+    /// board, on every shape a table is built for (sampled above 9 cells),
+    /// both parities, with the tables of rank changes and without.
+    #[test]
+    fn vertical_steps_match_the_rank_of_the_moved_board() {
+        for (r, c) in [
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 4),
+            (4, 2),
+            (3, 3),
+            (2, 5),
+            (5, 2),
+            (2, 6),
+            (6, 2),
+            (3, 4),
+            (4, 3),
+        ] {
+            let shape = Shape::new(r, c).unwrap();
+            for parity in [0, 1] {
+                let indexer = Indexer::for_class(shape, parity);
+                let mut search = Search::new(&indexer);
+                let pb = search.per_blank;
+                let stride = (pb / 5000).max(1);
+                for tabled in [true, false] {
+                    if !tabled {
+                        search.deltas.clear();
+                    }
+                    for h in (0..pb).step_by(stride).chain([pb - 1]) {
+                        for b in 0..search.cells {
+                            let board = indexer.unrank(Index((b * pb + h) as u64)).unwrap();
+                            for (mv, v) in
+                                [(Move::Up, &search.up[b]), (Move::Down, &search.down[b])]
+                            {
+                                let Some(moved) = board.apply(mv) else {
+                                    continue;
+                                };
+                                let want = indexer.rank(&moved).unwrap().0 as usize;
+                                let got = v.to * pb + search.neighbour_of(h, v);
+                                assert_eq!(
+                                    got, want,
+                                    "{shape} parity {parity} {board} {mv:?} tabled {tabled}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

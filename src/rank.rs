@@ -149,30 +149,26 @@ impl Indexer {
         h
     }
 
-    /// The tile order, packed as for [`tile_rank`](Indexer::tile_rank),
-    /// whose halved rank is `h` and whose last two tiles ascend.
-    pub(crate) fn tile_order(&self, h: u64) -> u64 {
+    /// The Lehmer digits of the tile orders whose halved rank is `h`, four
+    /// bits a digit, digit `i` (how many smaller tiles stand to the right of
+    /// the `i`-th tile) in bits `4i ..`; the last two digits are 0 (the last
+    /// two tiles ascend). `h` is these digits in the mixed radix
+    /// `m, m − 1, …, 3`.
+    pub(crate) fn lehmer_digits(&self, h: u64) -> u64 {
         let m = self.shape.cells() - 1;
         let mut rest = h;
-        let mut free: u32 = ((1u32 << (m + 1)) - 1) & !1; // tiles 1 ..= m
-        let mut tiles = 0u64;
-        for i in 0..m {
-            let d = if i + 2 < m {
-                let d = rest / self.weight[i];
-                rest %= self.weight[i];
-                d
-            } else {
-                0
-            };
-            let mut f = free;
-            for _ in 0..d {
-                f &= f - 1;
-            }
-            let t = f.trailing_zeros();
-            free &= !(1 << t);
-            tiles |= (t as u64) << (4 * i);
+        let mut digits = 0u64;
+        for (i, &weight) in self.weight.iter().enumerate().take(m - 2) {
+            digits |= (rest / weight) << (4 * i);
+            rest %= weight;
         }
-        tiles
+        digits
+    }
+
+    /// The weight of each Lehmer digit in the halved rank: (m − 1 − i)!/2
+    /// for the digits i < m − 2, and 0 for the last two.
+    pub(crate) fn weights(&self) -> &[u64; MAX_CELLS] {
+        &self.weight
     }
 
     /// The tile-order parity the boards with the blank in `cell` have.
