@@ -31,7 +31,10 @@
 //! - [`table`]: the table type and its queries.
 //! - [`format`]: the file's bytes, checked on open.
 //! - [`generate`](mod@generate): the parallel BFS that builds a table.
+//! - [`search`]: A*, IDA*, BFS, DFS and IDDFS over successor closures.
+//! - [`solver`]: those searches applied to boards, with their heuristics.
 //! - [`store`]: file names and the atomic write.
+//! - [`verify`]: full checks of a table, and of the searches against it.
 
 #![warn(missing_docs)]
 
@@ -39,12 +42,17 @@ pub mod board;
 pub mod format;
 pub mod generate;
 pub mod rank;
+pub mod search;
+pub mod solver;
 pub mod store;
 pub mod table;
+pub mod verify;
 
 pub use board::{Board, BoardError, MAX_CELLS, Move, Shape, moves_to_string};
 pub use format::TableError;
 pub use generate::{GenerateError, Layer, MAX_TABLE_CELLS, generate};
 pub use rank::{Index, Indexer};
+pub use search::{Outcome, Stats};
+pub use solver::{Algorithm, Heuristic, Solution, Solver};
 pub use store::{data_dir, default_file_name, write_atomic};
 pub use table::{SolveError, Table};

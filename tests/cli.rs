@@ -784,3 +784,155 @@ fn missing_table_file_is_named_once() {
     assert!(err.contains("nope.slidedb"), "{err}");
     assert_eq!(err.matches("No such file").count(), 1, "{err}");
 }
+
+/// `--algo` answers with a search, under the same output contract.
+#[test]
+fn solve_with_each_search_algorithm() {
+    let data = tempdir();
+    let board = "2 3 4 1 5 x 7 6 8";
+    for algo in ["astar", "idastar", "bfs", "iddfs"] {
+        let (code, out, err) = run(
+            &["solve", "--algo", algo, board, "2 1 3 4 5 6 7 8 0"],
+            None,
+            data.path(),
+        );
+        assert_eq!(code, 1, "{algo}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{algo}");
+        assert_eq!(lines[0].len(), 19, "{algo}: optimal length");
+        assert_eq!(
+            apply(&cells(board), 3, lines[0]),
+            cells("1 2 3 4 5 6 7 8 0"),
+            "{algo}"
+        );
+        assert_eq!(lines[1], "unsolvable", "{algo}");
+    }
+    let (code, out, _) = run(&["solve", "--algo", "dfs", board], None, data.path());
+    assert_eq!(code, 0);
+    assert_eq!(
+        apply(&cells(board), 3, out.trim_end()),
+        cells("1 2 3 4 5 6 7 8 0")
+    );
+    // A search needs no table: nothing was built.
+    assert_eq!(fs::read_dir(data.path()).unwrap().count(), 0);
+    let (code, _, err) = run(&["solve", "--algo", "nope", board], None, data.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("nope"), "{err}");
+}
+
+/// The course project's comparison: every algorithm, one row each, then
+/// each one's moves; the optimal ones agree with the table.
+#[test]
+fn compare_prints_a_row_and_the_moves_of_each_algorithm() {
+    let data = tempdir();
+    let (code, out, err) = run(
+        &["compare", "724506831", "--goal", "012345678"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].contains("7 2 4 5 0 6 8 3 1") && lines[1].starts_with("algorithm"),
+        "{out}"
+    );
+    let names = ["table", "astar", "idastar", "bfs", "dfs", "iddfs"];
+    for (row, name) in lines[2..8].iter().zip(names) {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(fields[0], name, "{row}");
+        if name == "dfs" {
+            assert_eq!(fields[2], "no", "{row}");
+        } else {
+            assert_eq!((fields[1], fields[2]), ("26", "yes"), "{row}");
+        }
+    }
+    let goal = cells("0 1 2 3 4 5 6 7 8");
+    for (line, name) in lines[9..15].iter().zip(names) {
+        let (who, moves) = line.split_once(char::is_whitespace).unwrap();
+        assert_eq!(who, name);
+        assert_eq!(apply(&cells("724506831"), 3, moves.trim()), goal, "{name}");
+    }
+}
+
+#[test]
+fn compare_json_has_one_object_per_algorithm() {
+    let data = tempdir();
+    let (code, out, err) = run(
+        &[
+            "compare",
+            "8 6 7 2 5 4 3 0 1",
+            "--algos",
+            "table,astar,idastar",
+            "--json",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    for (row, name) in rows.iter().zip(["table", "astar", "idastar"]) {
+        assert_eq!(row["algorithm"], name);
+        assert_eq!(row["length"], 31);
+        assert_eq!(row["optimal"], true);
+        for key in [
+            "expanded",
+            "generated",
+            "peak_open",
+            "peak_visited",
+            "peak_heap_bytes",
+            "micros",
+        ] {
+            assert!(row[key].is_u64(), "{name} {key}");
+        }
+    }
+    // A* keeps thousands of boards; IDA* only its path.
+    assert!(rows[1]["peak_visited"].as_u64().unwrap() > 1000);
+    assert_eq!(rows[2]["peak_visited"], 31);
+    assert!(rows[1]["peak_heap_bytes"].as_u64() > rows[2]["peak_heap_bytes"].as_u64());
+    // An unsolvable board: every row says so, exit 1.
+    let (code, out, _) = run(
+        &[
+            "compare",
+            "2 1 3 4 5 6 7 8 0",
+            "--algos",
+            "astar,bfs",
+            "--json",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 1);
+    for line in out.lines() {
+        let row: Value = serde_json::from_str(line).unwrap();
+        assert!(row["moves"].is_null() && row["length"].is_null(), "{line}");
+    }
+}
+
+/// `verify` on a damaged table finds the fault and exits 1.
+#[test]
+fn verify_finds_a_damaged_entry() {
+    let data = tempdir();
+    let table = gen_table(data.path(), "t.slidedb", data.path());
+    let (code, out, err) = run(
+        &["verify", "--table", path_str(&table), "--sample", "200"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("200 states checked, 0 mismatches"), "{out}");
+    let mut bytes = fs::read(&table).unwrap();
+    let last = bytes.len() - 100;
+    bytes[last] ^= 0x01;
+    fs::write(&table, &bytes).unwrap();
+    let (code, out, _) = run(
+        &["verify", "--table", path_str(&table), "--sample", "10"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains("FAULT") && out.contains("checksum"), "{out}");
+}

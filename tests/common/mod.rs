@@ -80,3 +80,53 @@ pub fn distribution(name: &str) -> Distribution {
 pub fn leads_to(board: &Board, moves: &[Move], goal: &Board) -> bool {
     board.apply_all(moves) == Some(*goal)
 }
+
+/// The table of the default goal of `shape`, built once per test binary.
+pub fn table(shape: Shape) -> &'static slidedb::Table<Vec<u8>> {
+    use std::sync::{Mutex, OnceLock};
+    type Tables = Mutex<HashMap<Shape, &'static slidedb::Table<Vec<u8>>>>;
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    let mut tables = TABLES.get_or_init(Default::default).lock().unwrap();
+    tables.entry(shape).or_insert_with(|| {
+        let table = slidedb::generate(&Board::solved(shape), |_| {}).unwrap();
+        Box::leak(Box::new(table))
+    })
+}
+
+/// The board `walk` random-looking moves away from the default goal
+/// (a walk may undo itself, so the distance is at most `walk`).
+pub fn scrambled(shape: Shape, seed: u64, walk: usize) -> Board {
+    let mut b = Board::solved(shape);
+    let mut s = seed;
+    for _ in 0..walk {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let m = Move::ALL[(s >> 62) as usize];
+        if let Some(n) = b.apply(m) {
+            b = n;
+        }
+    }
+    b
+}
+
+/// Checks a search's answer for `board` against the table: `Some` path
+/// of exactly the table's length (or, when `optimal` is false, any valid
+/// path) for a solvable board, `None` for an unsolvable one.
+pub fn check_answer(board: &Board, moves: Option<&[Move]>, optimal: bool) -> Result<(), String> {
+    let table = table(board.shape());
+    let want = table.distance(board).unwrap();
+    match (moves, want) {
+        (None, None) => Ok(()),
+        (Some(m), Some(d)) => {
+            if !leads_to(board, m, table.goal()) {
+                return Err(format!("{board:?}: the path does not reach the goal"));
+            }
+            if optimal && m.len() as u32 != d {
+                return Err(format!("{board:?}: {} moves, optimal is {d}", m.len()));
+            }
+            Ok(())
+        }
+        (got, want) => Err(format!("{board:?}: search {got:?}, table {want:?}")),
+    }
+}

@@ -1,65 +1,69 @@
-//! `slidedb`: answers sliding-tile boards from a distance table.
-//!
-//! Exit status: 0 when every board is answered, 1 when some board is
-//! unsolvable (and none invalid), 2 on any error.
+//! `slidedb solve`: one output line per board.
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
-use clap::{Args as ClapArgs, Parser, Subcommand};
+use anyhow::{Context, Result};
+use clap::{Args as ClapArgs, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
-use slidedb::{Board, Move, Shape, Table, data_dir, default_file_name, generate, write_atomic};
+use slidedb::{Algorithm, Board, Heuristic, Move, Shape, Solver, Table};
 
-/// Writes a diagnostic line to stderr. A closed stderr is no reason to
-/// panic, so write errors are ignored.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
-    }};
+use crate::tables::{Bytes, TableChoice, Tables};
+
+/// How `solve` answers: from the table, or by a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Algo {
+    /// Greedy descent on the distance table (optimal, microseconds).
+    Table,
+    /// A* (optimal).
+    Astar,
+    /// IDA* (optimal, memory for one path).
+    Idastar,
+    /// Breadth-first search (optimal, remembers every state).
+    Bfs,
+    /// Depth-first search (a path, usually far from optimal).
+    Dfs,
+    /// Iterative-deepening depth-first search (optimal, slow).
+    Iddfs,
 }
 
-/// Exact, optimal answers for sliding-tile puzzles from a precomputed table.
-#[derive(Parser)]
-#[command(version, about)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
+impl Algo {
+    /// The library's algorithm, or `None` for the table.
+    pub fn search(self) -> Option<Algorithm> {
+        match self {
+            Algo::Table => None,
+            Algo::Astar => Some(Algorithm::AStar),
+            Algo::Idastar => Some(Algorithm::IdaStar),
+            Algo::Bfs => Some(Algorithm::Bfs),
+            Algo::Dfs => Some(Algorithm::Dfs),
+            Algo::Iddfs => Some(Algorithm::Iddfs),
+        }
+    }
 }
 
-#[derive(Subcommand)]
-enum Command {
-    /// Solve boards: print the blank's moves (u d l r), one line per board.
-    ///
-    /// Boards come from the arguments, or from stdin one per line when
-    /// there are none (or one is `-`). A line is the optimal move string
-    /// (empty for a solved board) or `unsolvable`.
-    Solve(SolveArgs),
-    /// Describe a table: size, goal, states, distances, hardest states.
-    Stats(StatsArgs),
+/// The estimate A* and IDA* use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum HeuristicArg {
+    /// Manhattan distance.
+    #[default]
+    Manhattan,
+    /// Manhattan distance plus linear conflicts.
+    LinearConflict,
+}
+
+impl From<HeuristicArg> for Heuristic {
+    fn from(h: HeuristicArg) -> Heuristic {
+        match h {
+            HeuristicArg::Manhattan => Heuristic::Manhattan,
+            HeuristicArg::LinearConflict => Heuristic::LinearConflict,
+        }
+    }
 }
 
 #[derive(ClapArgs)]
-struct TableChoice {
-    /// Board size as ROWSxCOLS [default: from the goal or the board].
-    #[arg(long, value_name = "RxC")]
-    size: Option<Shape>,
-    /// The goal [default: the tiles in order, blank last].
-    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
-    goal: Option<String>,
-    /// The table file [default: $SLIDEDB_DATA or ./data, by size and goal;
-    /// built there if missing and the board has at most 9 cells].
-    #[arg(long, value_name = "PATH")]
-    table: Option<PathBuf>,
-}
-
-#[derive(ClapArgs)]
-struct SolveArgs {
+pub struct SolveArgs {
     /// Boards, each one argument, such as "2 3 4 1 5 x 7 6 8" or 123/456/78x.
     #[arg(value_name = "BOARD")]
     boards: Vec<String>,
@@ -71,186 +75,18 @@ struct SolveArgs {
     /// After the moves, print every board along the way as a grid.
     #[arg(long, conflicts_with = "json")]
     steps: bool,
+    /// How to answer: the table, or a search (same output).
+    #[arg(long, value_enum, default_value_t = Algo::Table)]
+    algo: Algo,
+    /// The estimate used by astar and idastar.
+    #[arg(long, value_enum, default_value_t = HeuristicArg::Manhattan)]
+    heuristic: HeuristicArg,
 }
 
-#[derive(ClapArgs)]
-struct StatsArgs {
-    #[command(flatten)]
-    choice: TableChoice,
-    /// One JSON object.
-    #[arg(long)]
-    json: bool,
-}
-
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Solve(args) => solve(args),
-        Command::Stats(args) => stats(args),
-    };
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
-            say!("slidedb: error: {e:#}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
-    })
-}
-
-/// The bytes of a table: memory-mapped from its file, or built in memory.
-enum Bytes {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<u8>),
-}
-
-impl AsRef<[u8]> for Bytes {
-    fn as_ref(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(m) => m,
-            Bytes::Owned(v) => v,
-        }
-    }
-}
-
-/// Bodies up to this size have their checksum checked on every open.
-const VERIFY_ON_OPEN: usize = 64 << 20;
-/// Boards up to this many cells get their table built on first use.
-const AUTO_BUILD_CELLS: usize = 9;
-
-/// Finds (or builds) the tables that boards need, one per shape.
-struct Tables {
-    /// The goal asked for with --goal, if any.
-    goal: Option<Board>,
-    /// The size in force for reading boards.
-    size: Option<Shape>,
-    /// From --table, or loaded so far.
-    by_shape: HashMap<Shape, Arc<Table<Bytes>>>,
-    /// --table was given: no other table may be used.
-    fixed: bool,
-}
-
-impl Tables {
-    fn new(choice: &TableChoice) -> Result<Tables> {
-        let mut tables = Tables {
-            goal: None,
-            size: choice.size,
-            by_shape: HashMap::new(),
-            fixed: false,
-        };
-        if let Some(path) = &choice.table {
-            let table = open_table(path)?;
-            let shape = table.shape();
-            if let Some(size) = choice.size
-                && size != shape
-            {
-                bail!(
-                    "--size {size} contradicts the table {}, which is {shape}",
-                    path.display()
-                );
-            }
-            tables.size = Some(shape);
-            tables.by_shape.insert(shape, Arc::new(table));
-            tables.fixed = true;
-        }
-        if let Some(text) = &choice.goal {
-            let goal =
-                Board::parse(text, tables.size).with_context(|| format!("bad goal {text:?}"))?;
-            if let Some(table) = tables.by_shape.get(&goal.shape())
-                && table.goal() != &goal
-            {
-                bail!(
-                    "the goal {goal} is not the table's goal ({}); build a table for it with slidedb-gen --goal",
-                    table.goal()
-                );
-            }
-            tables.size = Some(goal.shape());
-            tables.goal = Some(goal);
-        }
-        Ok(tables)
-    }
-
-    /// The goal for boards of `shape`.
-    fn goal_for(&self, shape: Shape) -> Result<Board> {
-        match self.goal {
-            Some(goal) if goal.shape() != shape => {
-                bail!("the board is {shape} but the goal is {}", goal.shape())
-            }
-            Some(goal) => Ok(goal),
-            None => Ok(Board::solved(shape)),
-        }
-    }
-
-    /// The table for boards of `shape`, loading or building it if needed.
-    fn get(&mut self, shape: Shape) -> Result<Arc<Table<Bytes>>> {
-        if let Some(t) = self.by_shape.get(&shape) {
-            return Ok(t.clone());
-        }
-        if self.fixed {
-            let have = self.by_shape.keys().next().expect("the fixed table");
-            bail!("the board is {shape} but the table is for {have}");
-        }
-        let goal = self.goal_for(shape)?;
-        let table = Arc::new(find_or_build(&goal)?);
-        self.by_shape.insert(shape, table.clone());
-        Ok(table)
-    }
-}
-
-fn open_table(path: &Path) -> Result<Table<Bytes>> {
-    let table = Table::open_path(path).with_context(|| format!("table {}", path.display()))?;
-    if table.as_bytes().len() <= VERIFY_ON_OPEN {
-        table
-            .verify()
-            .with_context(|| format!("table {}", path.display()))?;
-    }
-    // Re-wrap the map so mapped and built tables are one type.
-    let map = table.into_inner();
-    Ok(Table::new(Bytes::Mapped(map)).expect("already checked"))
-}
-
-/// The table for `goal` from the data folder; built and saved there if
-/// missing and small.
-fn find_or_build(goal: &Board) -> Result<Table<Bytes>> {
-    let path = data_dir().join(default_file_name(goal));
-    if path.exists() {
-        return open_table(&path);
-    }
-    let shape = goal.shape();
-    if shape.cells() > slidedb::MAX_TABLE_CELLS {
-        bail!(
-            "no full table can be built for {shape}: full tables go up to {} cells",
-            slidedb::MAX_TABLE_CELLS
-        );
-    }
-    if shape.cells() > AUTO_BUILD_CELLS {
-        bail!(
-            "no table for {shape} goal {goal} at {}: build it with\n    slidedb-gen --size {shape} --goal \"{goal}\" --out {}",
-            path.display(),
-            path.display()
-        );
-    }
-    let table = generate(goal, |_| {})?;
-    let saved = std::fs::create_dir_all(data_dir())
-        .and_then(|()| write_atomic(&path, table.as_bytes(), false));
-    match saved {
-        Ok(()) => say!(
-            "slidedb: built the {shape} table for goal {goal} and saved it to {}",
-            path.display()
-        ),
-        Err(e) => say!(
-            "slidedb: built the {shape} table for goal {goal} in memory (could not save it to {}: {e})",
-            path.display()
-        ),
-    }
-    Ok(Table::new(Bytes::Owned(table.into_inner())).expect("just built"))
+/// What answers the boards of one shape.
+enum Engine {
+    Table(Arc<Table<Bytes>>),
+    Search(Arc<Solver>, Algorithm, Heuristic),
 }
 
 /// What became of one input line.
@@ -307,7 +143,7 @@ impl Tally {
 /// Lines per parallel task.
 const LINES_PER_TASK: usize = 2048;
 
-fn solve(args: &SolveArgs) -> Result<u8> {
+pub fn run(args: &SolveArgs) -> Result<u8> {
     let mut tables = Tables::new(&args.choice)?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -451,11 +287,21 @@ fn answer_lines(
         .collect();
     shapes.sort_unstable();
     shapes.dedup();
-    let mut ready: HashMap<Shape, Result<Arc<Table<Bytes>>, String>> = HashMap::new();
+    let mut ready: HashMap<Shape, Result<Engine, String>> = HashMap::new();
     for shape in shapes {
         // A board whose table is missing is an error of its line: the
         // other lines are still answered.
-        ready.insert(shape, tables.get(shape).map_err(|e| format!("{e:#}")));
+        let engine = match args.algo.search() {
+            None => tables.get(shape).map(Engine::Table),
+            Some(algorithm) => tables.goal_for(shape).map(|goal| {
+                Engine::Search(
+                    Arc::new(Solver::new(&goal)),
+                    algorithm,
+                    args.heuristic.into(),
+                )
+            }),
+        };
+        ready.insert(shape, engine.map_err(|e| format!("{e:#}")));
     }
     let rendered: Vec<(String, Option<String>, Tally)> = parsed
         .par_chunks(LINES_PER_TASK)
@@ -470,7 +316,7 @@ fn answer_lines(
                     Err(e) => Answer::Invalid { error: e.clone() },
                     Ok(board) => match &ready[&board.shape()] {
                         Err(e) => Answer::Invalid { error: e.clone() },
-                        Ok(table) => answer_board(table, board),
+                        Ok(engine) => answer_board(engine, board),
                     },
                 };
                 let number = first_number + i;
@@ -519,17 +365,29 @@ fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
     Board::parse(text, size).map_err(|e| e.to_string())
 }
 
-fn answer_board(table: &Table<Bytes>, board: &Board) -> Answer {
-    let mut moves = Vec::with_capacity(table.max_distance() as usize);
-    match table.solve_into(board, &mut moves) {
-        Ok(true) => Answer::Solved {
+fn answer_board(engine: &Engine, board: &Board) -> Answer {
+    let (found, goal) = match engine {
+        Engine::Table(table) => {
+            let mut moves = Vec::with_capacity(table.max_distance() as usize);
+            let found = table
+                .solve_into(board, &mut moves)
+                .map(|ok| ok.then_some(moves));
+            (found, *table.goal())
+        }
+        Engine::Search(solver, algorithm, heuristic) => (
+            solver.solve(board, *algorithm, *heuristic).map(|s| s.moves),
+            *solver.goal(),
+        ),
+    };
+    match found {
+        Ok(Some(moves)) => Answer::Solved {
             board: *board,
-            goal: *table.goal(),
+            goal,
             moves,
         },
-        Ok(false) => Answer::Unsolvable {
+        Ok(None) => Answer::Unsolvable {
             board: *board,
-            goal: *table.goal(),
+            goal,
         },
         Err(e) => Answer::Invalid {
             error: e.to_string(),
@@ -608,70 +466,4 @@ fn render(
             }
         }
     }
-}
-
-#[derive(Serialize)]
-struct JsonStats {
-    size: String,
-    goal: String,
-    states: u64,
-    max_distance: u32,
-    mean_distance: f64,
-    layers: Vec<u64>,
-    hardest: Vec<String>,
-    generator: String,
-}
-
-fn stats(args: &StatsArgs) -> Result<u8> {
-    let mut tables = Tables::new(&args.choice)?;
-    let shape = match (tables.size, tables.goal) {
-        (Some(s), _) => s,
-        (None, Some(g)) => g.shape(),
-        (None, None) => Shape::EIGHT,
-    };
-    let table = tables.get(shape)?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    if args.json {
-        let j = JsonStats {
-            size: table.shape().to_string(),
-            goal: table.goal().to_string(),
-            states: table.states(),
-            max_distance: table.max_distance(),
-            mean_distance: (table.mean_distance() * 1e4).round() / 1e4,
-            layers: table.layers().to_vec(),
-            hardest: table.hardest().iter().map(|b| b.to_string()).collect(),
-            generator: table.generator().to_string(),
-        };
-        writeln!(out, "{}", serde_json::to_string(&j)?)?;
-    } else {
-        writeln!(out, "size          {}", table.shape())?;
-        writeln!(out, "goal          {}", table.goal())?;
-        writeln!(out, "states        {}", table.states())?;
-        writeln!(out, "max distance  {}", table.max_distance())?;
-        writeln!(out, "mean distance {:.4}", table.mean_distance())?;
-        writeln!(out, "generator     {}", table.generator())?;
-        writeln!(out, "distance  states")?;
-        let widest = table.layers().iter().copied().max().unwrap_or(1);
-        for (d, &count) in table.layers().iter().enumerate() {
-            let bar = ((count as f64 / widest as f64) * 50.0).ceil() as usize;
-            writeln!(out, "{d:>8}  {count:>12}  {}", "#".repeat(bar))?;
-        }
-        let hardest = table.hardest();
-        writeln!(
-            out,
-            "hardest ({} states at distance {}{}):",
-            table.layers().last().copied().unwrap_or(0),
-            table.max_distance(),
-            if (hardest.len() as u64) < table.layers().last().copied().unwrap_or(0) {
-                format!(", first {} listed", hardest.len())
-            } else {
-                String::new()
-            }
-        )?;
-        for b in hardest {
-            writeln!(out, "  {b}")?;
-        }
-    }
-    out.flush()?;
-    Ok(0)
 }

@@ -1,0 +1,216 @@
+//! `slidedb compare`: every algorithm on one board, side by side.
+
+use std::io::{self, BufWriter, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::Args as ClapArgs;
+use serde::Serialize;
+use slidedb::{Board, Move, Solver, Stats, moves_to_string};
+
+use crate::alloc::peak_during;
+use crate::solve::{Algo, HeuristicArg};
+use crate::tables::{TableChoice, Tables};
+
+#[derive(ClapArgs)]
+pub struct CompareArgs {
+    /// The board, such as "7 2 4 / 5 0 6 / 8 3 1".
+    #[arg(value_name = "BOARD")]
+    board: String,
+    #[command(flatten)]
+    choice: TableChoice,
+    /// The algorithms to run, split by commas [default: table,astar,idastar,bfs,dfs,iddfs].
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    algos: Vec<Algo>,
+    /// The estimate used by astar and idastar.
+    #[arg(long, value_enum, default_value_t = HeuristicArg::Manhattan)]
+    heuristic: HeuristicArg,
+    /// One JSON object per line, one line per algorithm.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One algorithm's run.
+struct Row {
+    algo: Algo,
+    moves: Option<Vec<Move>>,
+    stats: Stats,
+    heap: usize,
+    elapsed: Duration,
+}
+
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    algorithm: &'static str,
+    moves: Option<&'a str>,
+    length: Option<usize>,
+    optimal: Option<bool>,
+    expanded: u64,
+    generated: u64,
+    peak_open: u64,
+    peak_visited: u64,
+    peak_heap_bytes: usize,
+    micros: u128,
+}
+
+const ALL: [Algo; 6] = [
+    Algo::Table,
+    Algo::Astar,
+    Algo::Idastar,
+    Algo::Bfs,
+    Algo::Dfs,
+    Algo::Iddfs,
+];
+
+pub fn run(args: &CompareArgs) -> Result<u8> {
+    let mut tables = Tables::new(&args.choice)?;
+    let board = Board::parse(&args.board, tables.size)
+        .with_context(|| format!("bad board {:?}", args.board))?;
+    let goal = tables.goal_for(board.shape())?;
+    // The table says what is optimal; without it, optimality is unknown.
+    let table = match tables.get(board.shape()) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            say!("slidedb: no table, so optimality is not judged: {e:#}");
+            None
+        }
+    };
+    let best = match &table {
+        Some(t) => t.distance(&board)?,
+        None => None,
+    };
+    let solver = Solver::new(&goal);
+    let algos = if args.algos.is_empty() {
+        &ALL[..]
+    } else {
+        &args.algos[..]
+    };
+    let mut rows = Vec::new();
+    for &algo in algos {
+        let start = Instant::now();
+        let (result, heap) = peak_during(|| match algo.search() {
+            None => table
+                .as_ref()
+                .context("the table algorithm needs a table")
+                .and_then(|t| Ok((t.solve(&board)?, Stats::default()))),
+            Some(a) => solver
+                .solve(&board, a, args.heuristic.into())
+                .map(|s| (s.moves, s.stats))
+                .map_err(Into::into),
+        });
+        let elapsed = start.elapsed();
+        let (moves, stats) = result?;
+        rows.push(Row {
+            algo,
+            moves,
+            stats,
+            heap,
+            elapsed: if algo == Algo::Table {
+                elapsed
+            } else {
+                stats.elapsed
+            },
+        });
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    let optimal = |row: &Row| match (&row.moves, &table) {
+        (Some(m), Some(_)) => Some(Some(m.len() as u32) == best),
+        (None, Some(_)) => Some(best.is_none()),
+        _ => None,
+    };
+    if args.json {
+        for row in &rows {
+            let letters = row.moves.as_deref().map(moves_to_string);
+            let j = JsonRow {
+                algorithm: name(row.algo),
+                moves: letters.as_deref(),
+                length: row.moves.as_ref().map(Vec::len),
+                optimal: optimal(row),
+                expanded: row.stats.expanded,
+                generated: row.stats.generated,
+                peak_open: row.stats.peak_open,
+                peak_visited: row.stats.peak_visited,
+                peak_heap_bytes: row.heap,
+                micros: row.elapsed.as_micros(),
+            };
+            writeln!(out, "{}", serde_json::to_string(&j)?)?;
+        }
+    } else {
+        writeln!(out, "board {board}  goal {goal}")?;
+        writeln!(
+            out,
+            "{:<9} {:>7} {:>8} {:>12} {:>12} {:>10} {:>12} {:>10} {:>10}",
+            "algorithm",
+            "moves",
+            "optimal",
+            "expanded",
+            "generated",
+            "peak open",
+            "peak stored",
+            "peak heap",
+            "time"
+        )?;
+        for row in &rows {
+            let length = row
+                .moves
+                .as_ref()
+                .map_or("unsolvable".to_string(), |m| m.len().to_string());
+            let opt = match optimal(row) {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "?",
+            };
+            writeln!(
+                out,
+                "{:<9} {:>7} {:>8} {:>12} {:>12} {:>10} {:>12} {:>10} {:>10}",
+                name(row.algo),
+                length,
+                opt,
+                row.stats.expanded,
+                row.stats.generated,
+                row.stats.peak_open,
+                row.stats.peak_visited,
+                bytes(row.heap),
+                duration(row.elapsed)
+            )?;
+        }
+        writeln!(out)?;
+        for row in &rows {
+            match &row.moves {
+                Some(m) => writeln!(out, "{:<9} {}", name(row.algo), moves_to_string(m))?,
+                None => writeln!(out, "{:<9} unsolvable", name(row.algo))?,
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if rows.iter().any(|r| r.moves.is_none()) {
+        1
+    } else {
+        0
+    })
+}
+
+fn name(algo: Algo) -> &'static str {
+    algo.search().map_or("table", |a| a.name())
+}
+
+/// Bytes in a short human form: `312 B`, `1.2 KiB`, `3.4 MiB`.
+fn bytes(n: usize) -> String {
+    match n {
+        0..1024 => format!("{n} B"),
+        1024..1_048_576 => format!("{:.1} KiB", n as f64 / 1024.0),
+        _ => format!("{:.1} MiB", n as f64 / 1_048_576.0),
+    }
+}
+
+/// A duration in a short human form: `3.1 µs`, `12.3 ms`, `2.41 s`.
+fn duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1e-3 {
+        format!("{:.1} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}

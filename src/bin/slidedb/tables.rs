@@ -1,0 +1,192 @@
+//! Finding, opening and building the tables that boards need.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use clap::Args as ClapArgs;
+use slidedb::{Board, Shape, Table, data_dir, default_file_name, generate, write_atomic};
+
+#[derive(ClapArgs)]
+pub struct TableChoice {
+    /// Board size as ROWSxCOLS [default: from the goal or the board].
+    #[arg(long, value_name = "RxC")]
+    pub size: Option<Shape>,
+    /// The goal [default: the tiles in order, blank last].
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
+    pub goal: Option<String>,
+    /// The table file [default: $SLIDEDB_DATA or ./data, by size and goal;
+    /// built there if missing and the board has at most 9 cells].
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+}
+
+/// The bytes of a table: memory-mapped from its file, or built in memory.
+pub enum Bytes {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+/// Bodies up to this size have their checksum checked on every open.
+const VERIFY_ON_OPEN: usize = 64 << 20;
+/// Boards up to this many cells get their table built on first use.
+const AUTO_BUILD_CELLS: usize = 9;
+
+/// Finds (or builds) the tables that boards need, one per shape.
+pub struct Tables {
+    /// The goal asked for with --goal, if any.
+    pub goal: Option<Board>,
+    /// The size in force for reading boards.
+    pub size: Option<Shape>,
+    /// From --table, or loaded so far.
+    by_shape: HashMap<Shape, Arc<Table<Bytes>>>,
+    /// --table was given: no other table may be used.
+    pub fixed: bool,
+    /// Check body checksums on open.
+    check_body: bool,
+}
+
+impl Tables {
+    /// The tables the options ask for; bodies up to [`VERIFY_ON_OPEN`]
+    /// have their checksum checked as they are opened.
+    pub fn new(choice: &TableChoice) -> Result<Tables> {
+        Tables::opening(choice, true)
+    }
+
+    /// Like [`Tables::new`], with the checksum checked on open or not
+    /// (`verify` does its own checks, to report them).
+    pub fn opening(choice: &TableChoice, check_body: bool) -> Result<Tables> {
+        let mut tables = Tables {
+            goal: None,
+            size: choice.size,
+            by_shape: HashMap::new(),
+            fixed: false,
+            check_body,
+        };
+        if let Some(path) = &choice.table {
+            let table = open_table(path, check_body)?;
+            let shape = table.shape();
+            if let Some(size) = choice.size
+                && size != shape
+            {
+                bail!(
+                    "--size {size} contradicts the table {}, which is {shape}",
+                    path.display()
+                );
+            }
+            tables.size = Some(shape);
+            tables.by_shape.insert(shape, Arc::new(table));
+            tables.fixed = true;
+        }
+        if let Some(text) = &choice.goal {
+            let goal =
+                Board::parse(text, tables.size).with_context(|| format!("bad goal {text:?}"))?;
+            if let Some(table) = tables.by_shape.get(&goal.shape())
+                && table.goal() != &goal
+            {
+                bail!(
+                    "the goal {goal} is not the table's goal ({}); build a table for it with slidedb-gen --goal",
+                    table.goal()
+                );
+            }
+            tables.size = Some(goal.shape());
+            tables.goal = Some(goal);
+        }
+        Ok(tables)
+    }
+
+    /// The one shape the options name (`--table`, `--size`, `--goal`), or
+    /// 3x3.
+    pub fn shape(&self) -> Shape {
+        match (self.size, self.goal) {
+            (Some(s), _) => s,
+            (None, Some(g)) => g.shape(),
+            (None, None) => Shape::EIGHT,
+        }
+    }
+
+    /// The goal for boards of `shape`.
+    pub fn goal_for(&self, shape: Shape) -> Result<Board> {
+        match self.goal {
+            Some(goal) if goal.shape() != shape => {
+                bail!("the board is {shape} but the goal is {}", goal.shape())
+            }
+            Some(goal) => Ok(goal),
+            None => Ok(Board::solved(shape)),
+        }
+    }
+
+    /// The table for boards of `shape`, loading or building it if needed.
+    pub fn get(&mut self, shape: Shape) -> Result<Arc<Table<Bytes>>> {
+        if let Some(t) = self.by_shape.get(&shape) {
+            return Ok(t.clone());
+        }
+        if self.fixed {
+            let have = self.by_shape.keys().next().expect("the fixed table");
+            bail!("the board is {shape} but the table is for {have}");
+        }
+        let goal = self.goal_for(shape)?;
+        let table = Arc::new(find_or_build(&goal, self.check_body)?);
+        self.by_shape.insert(shape, table.clone());
+        Ok(table)
+    }
+}
+
+pub fn open_table(path: &Path, check_body: bool) -> Result<Table<Bytes>> {
+    let table = Table::open_path(path).with_context(|| format!("table {}", path.display()))?;
+    if check_body && table.as_bytes().len() <= VERIFY_ON_OPEN {
+        table
+            .verify()
+            .with_context(|| format!("table {}", path.display()))?;
+    }
+    // Re-wrap the map so mapped and built tables are one type.
+    let map = table.into_inner();
+    Ok(Table::new(Bytes::Mapped(map)).expect("already checked"))
+}
+
+/// The table for `goal` from the data folder; built and saved there if
+/// missing and small.
+fn find_or_build(goal: &Board, check_body: bool) -> Result<Table<Bytes>> {
+    let path = data_dir().join(default_file_name(goal));
+    if path.exists() {
+        return open_table(&path, check_body);
+    }
+    let shape = goal.shape();
+    if shape.cells() > slidedb::MAX_TABLE_CELLS {
+        bail!(
+            "no full table can be built for {shape}: full tables go up to {} cells",
+            slidedb::MAX_TABLE_CELLS
+        );
+    }
+    if shape.cells() > AUTO_BUILD_CELLS {
+        bail!(
+            "no table for {shape} goal {goal} at {}: build it with\n    slidedb-gen --size {shape} --goal \"{goal}\" --out {}",
+            path.display(),
+            path.display()
+        );
+    }
+    let table = generate(goal, |_| {})?;
+    let saved = std::fs::create_dir_all(data_dir())
+        .and_then(|()| write_atomic(&path, table.as_bytes(), false));
+    match saved {
+        Ok(()) => say!(
+            "slidedb: built the {shape} table for goal {goal} and saved it to {}",
+            path.display()
+        ),
+        Err(e) => say!(
+            "slidedb: built the {shape} table for goal {goal} in memory (could not save it to {}: {e})",
+            path.display()
+        ),
+    }
+    Ok(Table::new(Bytes::Owned(table.into_inner())).expect("just built"))
+}

@@ -1,0 +1,374 @@
+//! The searches of [`crate::search`] applied to boards: heuristics, and
+//! one entry point for every algorithm, so they can be compared with each
+//! other and with the table.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{Adjacency, Board, Move, Shape};
+use crate::search::{self, Stats};
+use crate::table::SolveError;
+
+/// A search algorithm for boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// A* with a binary heap: optimal.
+    AStar,
+    /// Iterative-deepening A*: optimal, memory for one path.
+    IdaStar,
+    /// Breadth-first from the board: optimal, remembers every state.
+    Bfs,
+    /// Depth-first with a visited set: a path, usually far from optimal.
+    Dfs,
+    /// Iterative-deepening depth-first: optimal, memory for one path, slow.
+    Iddfs,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `compare` shows them.
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::AStar,
+        Algorithm::IdaStar,
+        Algorithm::Bfs,
+        Algorithm::Dfs,
+        Algorithm::Iddfs,
+    ];
+
+    /// The name used on the command line: `astar`, `idastar`, `bfs`,
+    /// `dfs`, `iddfs`.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Algorithm::IdaStar.name(), "idastar");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Dfs => "dfs",
+            Algorithm::Iddfs => "iddfs",
+        }
+    }
+
+    /// Whether its paths are always shortest.
+    ///
+    /// ```
+    /// assert!(!slidedb::Algorithm::Dfs.is_optimal());
+    /// ```
+    pub fn is_optimal(self) -> bool {
+        self != Algorithm::Dfs
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Algorithm, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                format!("unknown algorithm {s:?}: use astar, idastar, bfs, dfs or iddfs")
+            })
+    }
+}
+
+/// The estimate of the distance to the goal used by A* and IDA*.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Heuristic {
+    /// The sum over tiles of their row and column distances to their goal
+    /// cells.
+    #[default]
+    Manhattan,
+    /// Manhattan plus 2 for every tile that must leave its row or column
+    /// to let others in that line pass (Hansson, Mayer and Yung): fewer
+    /// nodes, a little more work per node.
+    LinearConflict,
+}
+
+/// What a search found for a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The blank's moves to the goal; `None` if the board cannot reach it.
+    pub moves: Option<Vec<Move>>,
+    /// The work and space the search took (all zero when the board was
+    /// found unsolvable by its parity, before any search).
+    pub stats: Stats,
+}
+
+/// Solves boards toward one goal by search.
+///
+/// ```
+/// use slidedb::{Algorithm, Board, Heuristic, Solver};
+/// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+/// let solver = Solver::new(&goal);
+/// let board: Board = "7 2 4 5 0 6 8 3 1".parse().unwrap();
+/// let found = solver.solve(&board, Algorithm::AStar, Heuristic::Manhattan).unwrap();
+/// assert_eq!(found.moves.unwrap().len(), 26);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Solver {
+    goal: Board,
+    adjacency: Adjacency,
+    /// `distance[tile][cell]`: Manhattan distance from `cell` to the tile's
+    /// goal cell (0 for the blank).
+    distance: [[u8; 16]; 16],
+    /// The goal row and column of each tile.
+    goal_row: [u8; 16],
+    goal_col: [u8; 16],
+}
+
+/// The deepest IDA* and IDDFS go: beyond every God's number up to 4×4.
+const MAX_DEPTH: u32 = 1000;
+
+impl Solver {
+    /// A solver for boards of `goal`'s shape.
+    pub fn new(goal: &Board) -> Solver {
+        let shape = goal.shape();
+        let cols = shape.cols();
+        let mut goal_row = [0u8; 16];
+        let mut goal_col = [0u8; 16];
+        let mut distance = [[0u8; 16]; 16];
+        for cell in 0..shape.cells() {
+            let t = goal.tile(cell) as usize;
+            goal_row[t] = (cell / cols) as u8;
+            goal_col[t] = (cell % cols) as u8;
+        }
+        for (t, row) in distance.iter_mut().enumerate().take(shape.cells()).skip(1) {
+            for (cell, d) in row.iter_mut().enumerate().take(shape.cells()) {
+                let (r, c) = (cell / cols, cell % cols);
+                *d = (r.abs_diff(goal_row[t] as usize) + c.abs_diff(goal_col[t] as usize)) as u8;
+            }
+        }
+        Solver {
+            goal: *goal,
+            adjacency: Adjacency::new(shape),
+            distance,
+            goal_row,
+            goal_col,
+        }
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// The Manhattan distance of `board` to the goal.
+    ///
+    /// ```
+    /// use slidedb::{Board, Solver};
+    /// let solver = Solver::new(&"1 2 3 4 5 6 7 8 0".parse().unwrap());
+    /// assert_eq!(solver.manhattan(&"1 2 3 4 5 6 0 7 8".parse().unwrap()), 2);
+    /// ```
+    pub fn manhattan(&self, board: &Board) -> u32 {
+        (0..board.shape().cells())
+            .map(|cell| self.distance[board.tile(cell) as usize][cell] as u32)
+            .sum()
+    }
+
+    /// Manhattan distance plus the linear conflicts: for each row and each
+    /// column, 2 × the fewest of its tiles (among those whose goal is in
+    /// that line) that must leave it so the rest are in goal order.
+    ///
+    /// ```
+    /// use slidedb::{Board, Solver};
+    /// let solver = Solver::new(&"1 2 3 4 5 6 7 8 0".parse().unwrap());
+    /// // 2 and 1 are in their goal row but swapped: one must step aside.
+    /// assert_eq!(solver.linear_conflict(&"2 1 3 4 5 6 0 7 8".parse().unwrap()), 2 + 2 + 2);
+    /// ```
+    pub fn linear_conflict(&self, board: &Board) -> u32 {
+        let shape = board.shape();
+        let (rows, cols) = (shape.rows(), shape.cols());
+        let mut extra = 0;
+        let mut line = [0u8; 16];
+        for r in 0..rows {
+            let mut k = 0;
+            for c in 0..cols {
+                let t = board.tile(r * cols + c) as usize;
+                if t != 0 && self.goal_row[t] as usize == r {
+                    line[k] = self.goal_col[t];
+                    k += 1;
+                }
+            }
+            extra += k - longest_increasing(&line[..k]);
+        }
+        for c in 0..cols {
+            let mut k = 0;
+            for r in 0..rows {
+                let t = board.tile(r * cols + c) as usize;
+                if t != 0 && self.goal_col[t] as usize == c {
+                    line[k] = self.goal_row[t];
+                    k += 1;
+                }
+            }
+            extra += k - longest_increasing(&line[..k]);
+        }
+        self.manhattan(board) + 2 * extra as u32
+    }
+
+    /// Solves `board` with `algorithm` (`heuristic` is used by A* and
+    /// IDA*). A board that cannot reach the goal is answered at once from
+    /// its parity, with no search.
+    pub fn solve(
+        &self,
+        board: &Board,
+        algorithm: Algorithm,
+        heuristic: Heuristic,
+    ) -> Result<Solution, SolveError> {
+        check_shape(self.goal.shape(), board.shape())?;
+        if !board.can_reach(&self.goal) {
+            return Ok(Solution {
+                moves: None,
+                stats: Stats::default(),
+            });
+        }
+        let adjacency = &self.adjacency;
+        let goal = self.goal;
+        let outcome = match algorithm {
+            Algorithm::AStar | Algorithm::IdaStar => {
+                // Nodes carry their estimate: a move changes the Manhattan
+                // distance of one tile only, so it is updated, not redone.
+                let estimate = |b: &Board| match heuristic {
+                    Heuristic::Manhattan => self.manhattan(b),
+                    Heuristic::LinearConflict => self.linear_conflict(b),
+                };
+                let successors = |n: &Scored| {
+                    let n = *n;
+                    adjacency
+                        .from(n.board.blank())
+                        .iter()
+                        .map(move |&(_, target)| {
+                            let board = n.board.slide_from(target as usize);
+                            let h = match heuristic {
+                                Heuristic::Manhattan => {
+                                    let tile = n.board.tile(target as usize) as usize;
+                                    n.h + self.distance[tile][n.board.blank()] as u32
+                                        - self.distance[tile][target as usize] as u32
+                                }
+                                Heuristic::LinearConflict => self.linear_conflict(&board),
+                            };
+                            Scored { board, h }
+                        })
+                };
+                let start = Scored {
+                    board: *board,
+                    h: estimate(board),
+                };
+                let success = |n: &Scored| n.board == goal;
+                let outcome = if algorithm == Algorithm::AStar {
+                    search::astar(start, successors, |n| n.h, success)
+                } else {
+                    search::idastar(start, successors, |n| n.h, success, MAX_DEPTH)
+                };
+                search::Outcome {
+                    path: outcome
+                        .path
+                        .map(|p| p.into_iter().map(|n| n.board).collect()),
+                    stats: outcome.stats,
+                }
+            }
+            Algorithm::Bfs | Algorithm::Dfs | Algorithm::Iddfs => {
+                let successors = |b: &Board| {
+                    let b = *b;
+                    adjacency
+                        .from(b.blank())
+                        .iter()
+                        .map(move |&(_, target)| b.slide_from(target as usize))
+                };
+                let success = |b: &Board| *b == goal;
+                match algorithm {
+                    Algorithm::Bfs => search::bfs(*board, successors, success),
+                    Algorithm::Dfs => search::dfs(*board, successors, success),
+                    _ => search::iddfs(*board, successors, success, MAX_DEPTH),
+                }
+            }
+        };
+        let path = outcome.path.expect("a solvable board is always reached");
+        Ok(Solution {
+            moves: Some(path_moves(&path, board.shape())),
+            stats: outcome.stats,
+        })
+    }
+}
+
+/// A board with its heuristic estimate; equal and hashed as the board.
+#[derive(Clone, Copy, Debug)]
+struct Scored {
+    board: Board,
+    h: u32,
+}
+
+impl PartialEq for Scored {
+    fn eq(&self, other: &Scored) -> bool {
+        self.board == other.board
+    }
+}
+
+impl Eq for Scored {}
+
+impl std::hash::Hash for Scored {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+    }
+}
+
+fn check_shape(table: Shape, board: Shape) -> Result<(), SolveError> {
+    if table == board {
+        Ok(())
+    } else {
+        Err(SolveError::WrongShape { table, board })
+    }
+}
+
+/// The blank's moves along a path of boards.
+fn path_moves(path: &[Board], shape: Shape) -> Vec<Move> {
+    let cols = shape.cols() as isize;
+    path.windows(2)
+        .map(|w| match w[1].blank() as isize - w[0].blank() as isize {
+            d if d == -cols => Move::Up,
+            d if d == cols => Move::Down,
+            -1 => Move::Left,
+            _ => Move::Right,
+        })
+        .collect()
+}
+
+/// The length of the longest strictly increasing subsequence of `xs`
+/// (a handful of values: quadratic is fastest).
+fn longest_increasing(xs: &[u8]) -> usize {
+    let mut best = [0u8; 16];
+    let mut longest = 0;
+    for i in 0..xs.len() {
+        best[i] = 1
+            + (0..i)
+                .filter(|&j| xs[j] < xs[i])
+                .map(|j| best[j])
+                .max()
+                .unwrap_or(0);
+        longest = longest.max(best[i] as usize);
+    }
+    longest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_conflict_counts_the_tiles_to_move_not_the_pairs() {
+        let solver = Solver::new(&Board::solved(Shape::EIGHT));
+        // 3 2 1 in the top row: two must leave, not three pairs.
+        let b: Board = "3 2 1 4 5 6 7 8 0".parse().unwrap();
+        assert_eq!(solver.manhattan(&b), 4);
+        assert_eq!(solver.linear_conflict(&b), 4 + 4);
+        assert_eq!(longest_increasing(&[2, 1, 0]), 1);
+        assert_eq!(longest_increasing(&[0, 2, 1, 3]), 3);
+    }
+}

@@ -1,0 +1,180 @@
+//! Checks of a table against itself, against a fresh search, and of the
+//! searches against the table.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::board::{Adjacency, Board};
+use crate::format::TableError;
+use crate::generate::{GenerateError, generate};
+use crate::rank::Index;
+use crate::solver::{Algorithm, Heuristic, Solver};
+use crate::table::Table;
+
+/// Something wrong with a table.
+#[derive(Debug, thiserror::Error)]
+pub enum Fault {
+    /// The bytes are damaged (for example the body checksum).
+    #[error(transparent)]
+    Bytes(#[from] TableError),
+    /// A board's entry disagrees with its neighbours'.
+    #[error("the entry of {board} ({residue}) {what}")]
+    Entry {
+        /// The board.
+        board: Board,
+        /// Its entry.
+        residue: u8,
+        /// What is wrong with it.
+        what: &'static str,
+    },
+    /// The table is not what a fresh breadth-first search gives.
+    #[error("a fresh search gives other {what}: regenerate the table")]
+    Differs {
+        /// `layer counts` or `entries`.
+        what: &'static str,
+    },
+    /// The fresh search could not be run.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+}
+
+/// Checks a table completely: its body checksum; every entry against its
+/// neighbours' (each neighbour one more or one less mod 3, and a neighbour
+/// one less unless it is the goal), in parallel; and its layer counts and
+/// entries against a fresh breadth-first search.
+///
+/// ```
+/// use slidedb::{Board, Shape, generate, verify::check_table};
+/// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+/// assert!(check_table(&table).is_ok());
+/// ```
+pub fn check_table<D: AsRef<[u8]> + Sync>(table: &Table<D>) -> Result<(), Fault> {
+    table.verify()?;
+    let indexer = table.indexer();
+    let adjacency = Adjacency::new(table.shape());
+    let goal = *table.goal();
+    (0..indexer.len() as usize)
+        .into_par_iter()
+        .with_min_len(1 << 12)
+        .try_for_each(|i| {
+            let i = i as u64;
+            let board = indexer.unrank(Index(i)).expect("i below len");
+            let residue = table.residue(Index(i));
+            let fault = |what| {
+                Err(Fault::Entry {
+                    board,
+                    residue,
+                    what,
+                })
+            };
+            if residue > 2 {
+                return fault("is not a distance mod 3");
+            }
+            if board == goal && residue != 0 {
+                return fault("is not 0 at the goal");
+            }
+            let mut closer = false;
+            for &(_, target) in adjacency.from(board.blank()) {
+                let next = board.slide_from(target as usize);
+                let r = table.residue(indexer.rank_unchecked(&next));
+                if r == (residue + 2) % 3 {
+                    closer = true;
+                } else if r != (residue + 1) % 3 {
+                    return fault("differs from a neighbour's by other than one");
+                }
+            }
+            if !closer && board != goal {
+                return fault("has no neighbour one closer");
+            }
+            Ok(())
+        })?;
+    let fresh = generate(&goal, |_| {})?;
+    if fresh.layers() != table.layers() {
+        return Err(Fault::Differs {
+            what: "layer counts",
+        });
+    }
+    if fresh.as_bytes() != table.as_bytes() {
+        return Err(Fault::Differs { what: "entries" });
+    }
+    Ok(())
+}
+
+/// A board where a search disagreed with the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The board.
+    pub board: Board,
+    /// Its distance by the table.
+    pub table: u32,
+    /// The length of the search's path (`None` if it found none or its
+    /// path does not lead to the goal).
+    pub search: Option<u32>,
+}
+
+/// The outcome of [`check_search`].
+#[derive(Clone, Debug, Default)]
+pub struct SearchReport {
+    /// Boards checked.
+    pub checked: u64,
+    /// Boards where the search's path was invalid or not of the table's
+    /// length, in index order.
+    pub mismatches: Vec<Mismatch>,
+    /// Nodes the searches expanded, in all.
+    pub expanded: u64,
+}
+
+/// Solves the boards at `indices` with `algorithm` (in parallel) and checks
+/// each path: it must lead to the goal in exactly the table's distance.
+///
+/// ```
+/// use slidedb::{Algorithm, Board, Heuristic, Shape, generate, verify::check_search};
+/// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+/// let report = check_search(&table, Algorithm::AStar, Heuristic::Manhattan, 0..table.states());
+/// assert_eq!((report.checked, report.mismatches.len()), (360, 0));
+/// ```
+pub fn check_search<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    algorithm: Algorithm,
+    heuristic: Heuristic,
+    indices: impl IntoParallelIterator<Item = u64>,
+) -> SearchReport {
+    let solver = Solver::new(table.goal());
+    let indexer = table.indexer();
+    let checked = AtomicU64::new(0);
+    let expanded = AtomicU64::new(0);
+    let mut mismatches: Vec<(u64, Mismatch)> = indices
+        .into_par_iter()
+        .filter_map(|i| {
+            let board = indexer.unrank(Index(i))?;
+            checked.fetch_add(1, Relaxed);
+            let want = table
+                .distance(&board)
+                .expect("the table's own shape")
+                .expect("every indexed board reaches the goal");
+            let found = solver
+                .solve(&board, algorithm, heuristic)
+                .expect("the table's own shape");
+            expanded.fetch_add(found.stats.expanded, Relaxed);
+            let got = found
+                .moves
+                .filter(|m| board.apply_all(m) == Some(*table.goal()))
+                .map(|m| m.len() as u32);
+            (got != Some(want)).then_some((
+                i,
+                Mismatch {
+                    board,
+                    table: want,
+                    search: got,
+                },
+            ))
+        })
+        .collect();
+    mismatches.sort_by_key(|&(i, _)| i);
+    SearchReport {
+        checked: checked.into_inner(),
+        mismatches: mismatches.into_iter().map(|(_, m)| m).collect(),
+        expanded: expanded.into_inner(),
+    }
+}

@@ -1,0 +1,60 @@
+//! IDA*: on integers through its closures, and on boards against the table.
+
+mod common;
+
+use proptest::prelude::*;
+use slidedb::search::idastar;
+use slidedb::{Algorithm, Board, Heuristic, Shape, Solver};
+
+#[test]
+fn finds_a_shortest_path_with_memory_for_one_path() {
+    let out = idastar(
+        0i32,
+        |&n| [n - 1, n + 1, n - 3, n + 3],
+        |&n| (10 - n).unsigned_abs().div_ceil(3),
+        |&n| n == 10,
+        50,
+    );
+    assert_eq!(out.path.unwrap().len() - 1, 4);
+    assert_eq!(out.stats.peak_visited, out.stats.peak_open);
+    assert!(out.stats.peak_open <= 5);
+    // Past its depth limit it gives up.
+    let none = idastar(0i32, |&n| [n + 1], |_| 0, |&n| n == 100, 10);
+    assert_eq!(none.path, None);
+}
+
+#[test]
+fn solves_the_hardest_eight_puzzles_optimally() {
+    let solver = Solver::new(&Board::solved(Shape::EIGHT));
+    for text in ["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"] {
+        let board: Board = text.parse().unwrap();
+        let found = solver
+            .solve(&board, Algorithm::IdaStar, Heuristic::Manhattan)
+            .unwrap();
+        common::check_answer(&board, found.moves.as_deref(), true).unwrap();
+        assert_eq!(found.stats.peak_open, 31);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_boards_match_the_table(cells in Just((0u8..9).collect::<Vec<_>>()).prop_shuffle(), lc: bool) {
+        let board = Board::from_tiles(Shape::EIGHT, &cells).unwrap();
+        let solver = Solver::new(&Board::solved(Shape::EIGHT));
+        let h = if lc { Heuristic::LinearConflict } else { Heuristic::Manhattan };
+        let found = solver.solve(&board, Algorithm::IdaStar, h).unwrap();
+        prop_assert!(common::check_answer(&board, found.moves.as_deref(), true).is_ok());
+    }
+
+    /// Other shapes: 2x4 and 4x2 boards.
+    #[test]
+    fn random_two_by_four_boards_match_the_table(cells in Just((0u8..8).collect::<Vec<_>>()).prop_shuffle(), tall: bool) {
+        let shape = if tall { Shape::new(4, 2).unwrap() } else { Shape::new(2, 4).unwrap() };
+        let board = Board::from_tiles(shape, &cells).unwrap();
+        let solver = Solver::new(&Board::solved(shape));
+        let found = solver.solve(&board, Algorithm::IdaStar, Heuristic::Manhattan).unwrap();
+        prop_assert!(common::check_answer(&board, found.moves.as_deref(), true).is_ok());
+    }
+}
