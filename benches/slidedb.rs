@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use slidedb::{Board, Index, Indexer, Shape, Table, generate};
+use slidedb::{Algorithm, Board, Heuristic, Index, Indexer, Shape, Solver, Table, generate};
 
 /// Boards in the rank/unrank sets.
 const INDEX_SET: usize = 1024;
@@ -151,6 +151,48 @@ fn bench_solve(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every algorithm on the course project's board and the two 31-move
+/// boards: `algorithms/<board>/<algorithm>`, the table first, so the ratios
+/// come from one run (`scripts/ratios.py` prints them).
+fn bench_algorithms(c: &mut Criterion) {
+    let cases = [
+        ("course", "7 2 4 5 0 6 8 3 1", "0 1 2 3 4 5 6 7 8"),
+        ("hardest-a", "8 6 7 2 5 4 3 0 1", "1 2 3 4 5 6 7 8 0"),
+        ("hardest-b", "6 4 7 8 5 0 3 2 1", "1 2 3 4 5 6 7 8 0"),
+    ];
+    for (name, board, goal) in cases {
+        let board: Board = board.parse().unwrap();
+        let goal: Board = goal.parse().unwrap();
+        let table = generate(&goal, |_| {}).unwrap();
+        let solver = Solver::new(&goal);
+        let mut group = c.benchmark_group(format!("algorithms/{name}"));
+        let mut moves = Vec::with_capacity(64);
+        group.bench_function("table", |b| {
+            b.iter(|| {
+                moves.clear();
+                table.solve_into(black_box(&board), &mut moves).unwrap()
+            })
+        });
+        for algorithm in Algorithm::ALL {
+            if algorithm == Algorithm::Iddfs || algorithm == Algorithm::Bfs || algorithm == Algorithm::Dfs {
+                // Milliseconds to seconds an iteration: the fewest samples.
+                group.sample_size(10).measurement_time(Duration::from_secs(1));
+            }
+            group.bench_function(algorithm.name(), |b| {
+                b.iter(|| solver.solve(black_box(&board), algorithm, Heuristic::Manhattan).unwrap())
+            });
+        }
+        group.bench_function("astar-linear-conflict", |b| {
+            b.iter(|| {
+                solver
+                    .solve(black_box(&board), Algorithm::AStar, Heuristic::LinearConflict)
+                    .unwrap()
+            })
+        });
+        group.finish();
+    }
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -161,6 +203,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_generate, bench_index, bench_solve
+    targets = bench_generate, bench_index, bench_solve, bench_algorithms
 }
 criterion_main!(benches);

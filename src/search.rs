@@ -307,42 +307,14 @@ where
 /// ```
 pub fn bfs<N, I>(
     start: N,
-    mut successors: impl FnMut(&N) -> I,
-    mut success: impl FnMut(&N) -> bool,
+    successors: impl FnMut(&N) -> I,
+    success: impl FnMut(&N) -> bool,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
-    let clock = Instant::now();
-    let mut stats = Stats::default();
-    let mut nodes: Vec<(N, u32)> = vec![(start.clone(), 0)];
-    let mut seen: Set<N> = Set::default();
-    seen.insert(start);
-    let mut queue = VecDeque::from([0u32]);
-    let mut found = None;
-    while let Some(i) = queue.pop_front() {
-        let node = nodes[i as usize].0.clone();
-        if success(&node) {
-            found = Some(i);
-            break;
-        }
-        stats.expanded += 1;
-        for next in successors(&node) {
-            stats.generated += 1;
-            if seen.insert(next.clone()) {
-                queue.push_back(nodes.len() as u32);
-                nodes.push((next, i));
-            }
-        }
-        stats.peak_open = stats.peak_open.max(queue.len() as u64);
-    }
-    stats.peak_visited = seen.len() as u64;
-    stats.elapsed = clock.elapsed();
-    Outcome {
-        path: found.map(|i| trace(&nodes, i)),
-        stats,
-    }
+    blind(VecDeque::new(), start, successors, success)
 }
 
 /// Depth-first search with an explicit stack and a visited set: a path,
@@ -356,6 +328,52 @@ where
 /// ```
 pub fn dfs<N, I>(
     start: N,
+    successors: impl FnMut(&N) -> I,
+    success: impl FnMut(&N) -> bool,
+) -> Outcome<N>
+where
+    N: Clone + Eq + Hash,
+    I: IntoIterator<Item = N>,
+{
+    blind(Vec::new(), start, successors, success)
+}
+
+/// The nodes waiting to be expanded: first in, first out makes a
+/// breadth-first search; last in, first out a depth-first one.
+trait Waiting {
+    fn put(&mut self, node: u32);
+    fn take(&mut self) -> Option<u32>;
+    fn count(&self) -> usize;
+}
+
+impl Waiting for VecDeque<u32> {
+    fn put(&mut self, node: u32) {
+        self.push_back(node);
+    }
+    fn take(&mut self) -> Option<u32> {
+        self.pop_front()
+    }
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Waiting for Vec<u32> {
+    fn put(&mut self, node: u32) {
+        self.push(node);
+    }
+    fn take(&mut self) -> Option<u32> {
+        self.pop()
+    }
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
+/// An uninformed search with a visited set; `waiting` sets the order.
+fn blind<N, I>(
+    mut waiting: impl Waiting,
+    start: N,
     mut successors: impl FnMut(&N) -> I,
     mut success: impl FnMut(&N) -> bool,
 ) -> Outcome<N>
@@ -368,9 +386,9 @@ where
     let mut nodes: Vec<(N, u32)> = vec![(start.clone(), 0)];
     let mut seen: Set<N> = Set::default();
     seen.insert(start);
-    let mut stack = vec![0u32];
+    waiting.put(0);
     let mut found = None;
-    while let Some(i) = stack.pop() {
+    while let Some(i) = waiting.take() {
         let node = nodes[i as usize].0.clone();
         if success(&node) {
             found = Some(i);
@@ -380,11 +398,11 @@ where
         for next in successors(&node) {
             stats.generated += 1;
             if seen.insert(next.clone()) {
-                stack.push(nodes.len() as u32);
+                waiting.put(nodes.len() as u32);
                 nodes.push((next, i));
             }
         }
-        stats.peak_open = stats.peak_open.max(stack.len() as u64);
+        stats.peak_open = stats.peak_open.max(waiting.count() as u64);
     }
     stats.peak_visited = seen.len() as u64;
     stats.elapsed = clock.elapsed();

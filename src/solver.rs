@@ -186,29 +186,40 @@ impl Solver {
     pub fn linear_conflict(&self, board: &Board) -> u32 {
         let shape = board.shape();
         let (rows, cols) = (shape.rows(), shape.cols());
-        let mut extra = 0;
-        let mut line = [0u8; 16];
-        for r in 0..rows {
+        // The tiles of one line whose goal is in that line, as their goal
+        // positions along it, in board order: those not in the longest
+        // increasing run must step out.
+        let line_extra = |cells: &mut dyn Iterator<Item = usize>,
+                          home: &[u8; 16],
+                          along: &[u8; 16],
+                          line: usize| {
+            let mut order = [0u8; 16];
             let mut k = 0;
-            for c in 0..cols {
-                let t = board.tile(r * cols + c) as usize;
-                if t != 0 && self.goal_row[t] as usize == r {
-                    line[k] = self.goal_col[t];
+            for cell in cells {
+                let t = board.tile(cell) as usize;
+                if t != 0 && home[t] as usize == line {
+                    order[k] = along[t];
                     k += 1;
                 }
             }
-            extra += k - longest_increasing(&line[..k]);
+            k - longest_increasing(&order[..k])
+        };
+        let mut extra = 0;
+        for r in 0..rows {
+            extra += line_extra(
+                &mut (0..cols).map(|c| r * cols + c),
+                &self.goal_row,
+                &self.goal_col,
+                r,
+            );
         }
         for c in 0..cols {
-            let mut k = 0;
-            for r in 0..rows {
-                let t = board.tile(r * cols + c) as usize;
-                if t != 0 && self.goal_col[t] as usize == c {
-                    line[k] = self.goal_row[t];
-                    k += 1;
-                }
-            }
-            extra += k - longest_increasing(&line[..k]);
+            extra += line_extra(
+                &mut (0..rows).map(|r| r * cols + c),
+                &self.goal_col,
+                &self.goal_row,
+                c,
+            );
         }
         self.manhattan(board) + 2 * extra as u32
     }

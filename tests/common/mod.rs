@@ -130,3 +130,15 @@ pub fn check_answer(board: &Board, moves: Option<&[Move]>, optimal: bool) -> Res
         (got, want) => Err(format!("{board:?}: search {got:?}, table {want:?}")),
     }
 }
+
+/// Solves `board` toward the default goal of its shape with `algorithm`
+/// and checks the answer against the table (see [`check_answer`]).
+pub fn solve_and_check(
+    board: &Board,
+    algorithm: slidedb::Algorithm,
+    heuristic: slidedb::Heuristic,
+) -> Result<(), String> {
+    let solver = slidedb::Solver::new(&Board::solved(board.shape()));
+    let found = solver.solve(board, algorithm, heuristic).unwrap();
+    check_answer(board, found.moves.as_deref(), algorithm.is_optimal())
+}
