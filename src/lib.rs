@@ -34,6 +34,8 @@
 //! - [`search`]: A*, IDA*, BFS, DFS and IDDFS over successor closures.
 //! - [`solver`]: those searches applied to boards, with their heuristics.
 //! - [`store`]: file names and the atomic write.
+//! - [`symmetry`]: every goal answered from one table per class of blank
+//!   cells, by renaming tiles and the board's symmetries.
 //! - [`verify`]: full checks of a table, and of the searches against it.
 
 #![warn(missing_docs)]
@@ -45,6 +47,7 @@ pub mod rank;
 pub mod search;
 pub mod solver;
 pub mod store;
+pub mod symmetry;
 pub mod table;
 pub mod verify;
 

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Shape, data_dir, default_file_name, generate, write_atomic};
 
 /// Build the exact distance table of a sliding-tile puzzle: one reverse
@@ -16,7 +17,9 @@ struct Args {
     /// Board size as ROWSxCOLS [default: from --goal, else 3x3].
     #[arg(long, value_name = "RxC")]
     size: Option<Shape>,
-    /// The goal board [default: the tiles in order, blank last].
+    /// The goal board [default: the tiles in order, blank last]. The table
+    /// built is that of the goal's class, which serves every goal with the
+    /// blank in a cell its symmetries reach.
     #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     goal: Option<String>,
     /// Where to write the table [default: $SLIDEDB_DATA or ./data, named by size and goal].
@@ -54,12 +57,21 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<()> {
-    let goal = match &args.goal {
+    let asked = match &args.goal {
         Some(text) => {
             Board::parse(text, args.size).with_context(|| format!("bad goal {text:?}"))?
         }
         None => Board::solved(args.size.unwrap_or(Shape::EIGHT)),
     };
+    // One table serves a whole class of goals: build the class's.
+    let goal = *GoalClass::of(&asked).canonical();
+    if goal != asked && !args.quiet {
+        say!(
+            "slidedb-gen: goal {asked} ({}) is served by the table of goal {goal} ({}); building that",
+            asked.shape(),
+            goal.shape()
+        );
+    }
     let out = args
         .out
         .clone()

@@ -92,7 +92,11 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             None => table
                 .as_ref()
                 .context("the table algorithm needs a table")
-                .and_then(|t| Ok((t.solve(&board)?, Stats::default()))),
+                .and_then(|t| {
+                    let mut moves = Vec::new();
+                    let solvable = t.solve_into(&board, &mut moves)?;
+                    Ok((solvable.then_some(moves), Stats::default()))
+                }),
             Some(a) => solver
                 .solve(&board, a, args.heuristic.into())
                 .map(|s| (s.moves, s.stats))

@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
-use slidedb::{Algorithm, Board, Heuristic, Move, Shape, Solver, Table};
+use slidedb::{Algorithm, Board, Heuristic, Move, Shape, Solver};
 
-use crate::tables::{Bytes, TableChoice, Tables};
+use crate::tables::{GoalTable, TableChoice, Tables};
 
 /// How `solve` answers: from the table, or by a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -85,7 +85,7 @@ pub struct SolveArgs {
 
 /// What answers the boards of one shape.
 enum Engine {
-    Table(Arc<Table<Bytes>>),
+    Table(GoalTable),
     Search(Arc<Solver>, Algorithm, Heuristic),
 }
 
@@ -368,11 +368,11 @@ fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
 fn answer_board(engine: &Engine, board: &Board) -> Answer {
     let (found, goal) = match engine {
         Engine::Table(table) => {
-            let mut moves = Vec::with_capacity(table.max_distance() as usize);
+            let mut moves = Vec::with_capacity(table.table.max_distance() as usize);
             let found = table
                 .solve_into(board, &mut moves)
                 .map(|ok| ok.then_some(moves));
-            (found, *table.goal())
+            (found, *table.class.goal())
         }
         Engine::Search(solver, algorithm, heuristic) => (
             solver.solve(board, *algorithm, *heuristic).map(|s| s.moves),

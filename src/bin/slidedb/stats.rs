@@ -31,23 +31,39 @@ struct JsonStats {
 
 pub fn run(args: &StatsArgs) -> Result<u8> {
     let mut tables = Tables::new(&args.choice)?;
-    let table = tables.get(tables.shape())?;
+    let found = tables.get(tables.shape())?;
+    let (table, class) = (&found.table, &found.class);
+    // The goal's own view: its goal, and the hardest boards toward it.
+    let (shape, goal) = (class.goal().shape(), class.goal());
+    let hardest: Vec<_> = table
+        .hardest()
+        .iter()
+        .map(|b| class.from_canonical(b))
+        .collect();
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
         let j = JsonStats {
-            size: table.shape().to_string(),
-            goal: table.goal().to_string(),
+            size: shape.to_string(),
+            goal: goal.to_string(),
             states: table.states(),
             max_distance: table.max_distance(),
             mean_distance: (table.mean_distance() * 1e4).round() / 1e4,
             layers: table.layers().to_vec(),
-            hardest: table.hardest().iter().map(|b| b.to_string()).collect(),
+            hardest: hardest.iter().map(|b| b.to_string()).collect(),
             generator: table.generator().to_string(),
         };
         writeln!(out, "{}", serde_json::to_string(&j)?)?;
     } else {
-        writeln!(out, "size          {}", table.shape())?;
-        writeln!(out, "goal          {}", table.goal())?;
+        writeln!(out, "size          {shape}")?;
+        writeln!(out, "goal          {goal}")?;
+        if !class.is_canonical() {
+            writeln!(
+                out,
+                "table         of goal {} ({}), renamed and moved by symmetry",
+                class.canonical(),
+                class.canonical().shape()
+            )?;
+        }
         writeln!(out, "states        {}", table.states())?;
         writeln!(out, "max distance  {}", table.max_distance())?;
         writeln!(out, "mean distance {:.4}", table.mean_distance())?;
@@ -58,7 +74,6 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
             let bar = ((count as f64 / widest as f64) * 50.0).ceil() as usize;
             writeln!(out, "{d:>8}  {count:>12}  {}", "#".repeat(bar))?;
         }
-        let hardest = table.hardest();
         writeln!(
             out,
             "hardest ({} states at distance {}{}):",

@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args as ClapArgs;
-use slidedb::{Board, Shape, Table, data_dir, default_file_name, generate, write_atomic};
+use slidedb::symmetry::GoalClass;
+use slidedb::{
+    Board, Move, Shape, SolveError, Table, data_dir, default_file_name, generate, write_atomic,
+};
 
 #[derive(ClapArgs)]
 pub struct TableChoice {
@@ -42,16 +45,53 @@ const VERIFY_ON_OPEN: usize = 64 << 20;
 /// Boards up to this many cells get their table built on first use.
 const AUTO_BUILD_CELLS: usize = 9;
 
-/// Finds (or builds) the tables that boards need, one per shape.
+/// A goal's table: the table of its class, and how the goal maps onto it.
+#[derive(Clone)]
+pub struct GoalTable {
+    pub table: Arc<Table<Bytes>>,
+    pub class: GoalClass,
+}
+
+impl GoalTable {
+    /// The optimal moves from `board` toward the goal, or `None` if it
+    /// cannot reach it.
+    pub fn solve_into(&self, board: &Board, moves: &mut Vec<Move>) -> Result<bool, SolveError> {
+        if board.shape() != self.class.goal().shape() {
+            return Err(SolveError::WrongShape {
+                table: self.class.goal().shape(),
+                board: board.shape(),
+            });
+        }
+        if self.class.is_canonical() {
+            return self.table.solve_into(board, moves);
+        }
+        let start = moves.len();
+        let solvable = self
+            .table
+            .solve_into(&self.class.to_canonical(board), moves)?;
+        self.class.moves_back(&mut moves[start..]);
+        Ok(solvable)
+    }
+
+    /// The distance from `board` to the goal.
+    pub fn distance(&self, board: &Board) -> Result<Option<u32>, SolveError> {
+        let mut moves = Vec::new();
+        Ok(self
+            .solve_into(board, &mut moves)?
+            .then_some(moves.len() as u32))
+    }
+}
+
+/// Finds (or builds) the tables that boards need: one per class of goals.
 pub struct Tables {
     /// The goal asked for with --goal, if any.
     pub goal: Option<Board>,
     /// The size in force for reading boards.
     pub size: Option<Shape>,
-    /// From --table, or loaded so far.
-    by_shape: HashMap<Shape, Arc<Table<Bytes>>>,
-    /// --table was given: no other table may be used.
-    pub fixed: bool,
+    /// Loaded so far, by canonical goal.
+    loaded: HashMap<Board, Arc<Table<Bytes>>>,
+    /// The canonical goal of --table: no other table may be used.
+    fixed: Option<Board>,
     /// Check body checksums on open.
     check_body: bool,
 }
@@ -69,38 +109,35 @@ impl Tables {
         let mut tables = Tables {
             goal: None,
             size: choice.size,
-            by_shape: HashMap::new(),
-            fixed: false,
+            loaded: HashMap::new(),
+            fixed: None,
             check_body,
         };
         if let Some(path) = &choice.table {
             let table = open_table(path, check_body)?;
-            let shape = table.shape();
-            if let Some(size) = choice.size
-                && size != shape
-            {
-                bail!(
-                    "--size {size} contradicts the table {}, which is {shape}",
-                    path.display()
-                );
+            let canonical = *table.goal();
+            if choice.goal.is_none() && choice.size.is_none() {
+                tables.size = Some(table.shape());
             }
-            tables.size = Some(shape);
-            tables.by_shape.insert(shape, Arc::new(table));
-            tables.fixed = true;
+            tables.loaded.insert(canonical, Arc::new(table));
+            tables.fixed = Some(canonical);
         }
         if let Some(text) = &choice.goal {
             let goal =
                 Board::parse(text, tables.size).with_context(|| format!("bad goal {text:?}"))?;
-            if let Some(table) = tables.by_shape.get(&goal.shape())
-                && table.goal() != &goal
-            {
-                bail!(
-                    "the goal {goal} is not the table's goal ({}); build a table for it with slidedb-gen --goal",
-                    table.goal()
-                );
-            }
             tables.size = Some(goal.shape());
             tables.goal = Some(goal);
+        }
+        if let (Some(fixed), Some(size)) = (tables.fixed, tables.size) {
+            let canonical = *GoalClass::of(&tables.goal_for(size)?).canonical();
+            if canonical != fixed {
+                bail!(
+                    "the table is for goal {fixed} ({}), which does not serve {size} goal {}: build its table with slidedb-gen --size {size} --goal \"{}\"",
+                    fixed.shape(),
+                    tables.goal_for(size)?,
+                    tables.goal_for(size)?
+                );
+            }
         }
         Ok(tables)
     }
@@ -126,19 +163,27 @@ impl Tables {
         }
     }
 
-    /// The table for boards of `shape`, loading or building it if needed.
-    pub fn get(&mut self, shape: Shape) -> Result<Arc<Table<Bytes>>> {
-        if let Some(t) = self.by_shape.get(&shape) {
-            return Ok(t.clone());
+    /// The table for boards of `shape` (toward their goal), loading or
+    /// building its class's table if needed.
+    pub fn get(&mut self, shape: Shape) -> Result<GoalTable> {
+        let class = GoalClass::of(&self.goal_for(shape)?);
+        let canonical = *class.canonical();
+        if let Some(t) = self.loaded.get(&canonical) {
+            return Ok(GoalTable {
+                table: t.clone(),
+                class,
+            });
         }
-        if self.fixed {
-            let have = self.by_shape.keys().next().expect("the fixed table");
-            bail!("the board is {shape} but the table is for {have}");
+        if let Some(fixed) = self.fixed {
+            bail!(
+                "the board is {shape}, toward goal {}, but the table is for goal {fixed} ({})",
+                class.goal(),
+                fixed.shape()
+            );
         }
-        let goal = self.goal_for(shape)?;
-        let table = Arc::new(find_or_build(&goal, self.check_body)?);
-        self.by_shape.insert(shape, table.clone());
-        Ok(table)
+        let table = Arc::new(find_or_build(&canonical, self.check_body)?);
+        self.loaded.insert(canonical, table.clone());
+        Ok(GoalTable { table, class })
     }
 }
 

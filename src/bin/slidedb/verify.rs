@@ -43,7 +43,16 @@ pub struct VerifyArgs {
 
 pub fn run(args: &VerifyArgs) -> Result<u8> {
     let mut tables = Tables::opening(&args.choice, false)?;
-    let table = tables.get(tables.shape())?;
+    let found = tables.get(tables.shape())?;
+    if !found.class.is_canonical() {
+        println!(
+            "goal {} is served by the table of goal {} ({}): checking that table",
+            found.class.goal(),
+            found.class.canonical(),
+            found.class.canonical().shape()
+        );
+    }
+    let table = found.table;
     let start = Instant::now();
     let mut failed = false;
     match check_table(&*table) {

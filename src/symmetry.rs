@@ -1,0 +1,296 @@
+//! Every goal from a few tables: renaming tiles, and the board's
+//! symmetries.
+//!
+//! Renaming the tiles of a goal and of a board alike changes no move, so a
+//! table for one goal answers every goal with the blank in the same cell.
+//! A symmetry of the board (a reflection, a rotation of a square, or the
+//! transposition that maps R×C onto C×R) carries blank cells onto each
+//! other and moves onto moves. So the goals fall into a few classes, one
+//! per orbit of blank cells, and one table per class serves them all:
+//! three for the 3×3 board (corner, edge, centre), and the 3×4 tables
+//! serve 4×3 too.
+
+use crate::board::{Board, MAX_CELLS, Move, Shape};
+
+/// A symmetry of a board shape onto itself or onto its transpose: flip the
+/// rows, flip the columns, then transpose, each or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    from: Shape,
+    flip_rows: bool,
+    flip_cols: bool,
+    transpose: bool,
+}
+
+impl Symmetry {
+    /// The identity of `shape`.
+    pub fn identity(shape: Shape) -> Symmetry {
+        Symmetry {
+            from: shape,
+            flip_rows: false,
+            flip_cols: false,
+            transpose: false,
+        }
+    }
+
+    /// The eight maps from `shape`: four onto itself, four onto its
+    /// transpose (the same shape when square).
+    pub fn all(shape: Shape) -> impl Iterator<Item = Symmetry> {
+        (0..8u8).map(move |k| Symmetry {
+            from: shape,
+            flip_rows: k & 1 != 0,
+            flip_cols: k & 2 != 0,
+            transpose: k & 4 != 0,
+        })
+    }
+
+    /// The shape it maps from.
+    pub fn from(&self) -> Shape {
+        self.from
+    }
+
+    /// The shape it maps onto.
+    pub fn to(&self) -> Shape {
+        if self.transpose {
+            Shape::new(self.from.cols(), self.from.rows()).expect("a transposed shape is a shape")
+        } else {
+            self.from
+        }
+    }
+
+    /// Where `cell` of the first shape goes.
+    ///
+    /// ```
+    /// use slidedb::{Shape, symmetry::Symmetry};
+    /// let turn = Symmetry::all(Shape::new(2, 3).unwrap()).last().unwrap(); // flips, then transpose
+    /// assert_eq!(turn.to().to_string(), "3x2");
+    /// assert_eq!(turn.cell(0), 5); // top left to bottom right
+    /// ```
+    pub fn cell(&self, cell: usize) -> usize {
+        let (rows, cols) = (self.from.rows(), self.from.cols());
+        let (mut r, mut c) = (cell / cols, cell % cols);
+        if self.flip_rows {
+            r = rows - 1 - r;
+        }
+        if self.flip_cols {
+            c = cols - 1 - c;
+        }
+        if self.transpose {
+            c * rows + r
+        } else {
+            r * cols + c
+        }
+    }
+
+    /// The board with every tile moved to its cell's image.
+    pub fn board(&self, board: &Board) -> Board {
+        let mut tiles = [0u8; MAX_CELLS];
+        for cell in 0..self.from.cells() {
+            tiles[self.cell(cell)] = board.tile(cell);
+        }
+        Board::from_tiles(self.to(), &tiles[..self.from.cells()]).expect("a moved board is a board")
+    }
+
+    /// The move that is the image of `mv`.
+    pub fn moves(&self, mv: Move) -> Move {
+        let mut m = mv;
+        if self.flip_rows {
+            m = match m {
+                Move::Up => Move::Down,
+                Move::Down => Move::Up,
+                other => other,
+            };
+        }
+        if self.flip_cols {
+            m = match m {
+                Move::Left => Move::Right,
+                Move::Right => Move::Left,
+                other => other,
+            };
+        }
+        if self.transpose {
+            m = match m {
+                Move::Up => Move::Left,
+                Move::Left => Move::Up,
+                Move::Down => Move::Right,
+                Move::Right => Move::Down,
+            };
+        }
+        m
+    }
+
+    /// The symmetry that undoes this one.
+    pub fn inverse(&self) -> Symmetry {
+        Symmetry::all(self.to())
+            .find(|s| (0..self.from.cells()).all(|c| s.cell(self.cell(c)) == c))
+            .expect("every symmetry has an inverse")
+    }
+}
+
+/// How a goal maps onto its class's table: a symmetry, then a renaming of
+/// the tiles, so that the goal becomes the class's canonical goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GoalClass {
+    goal: Board,
+    canonical: Board,
+    symmetry: Symmetry,
+    /// `rename[t]`: the canonical tile of tile `t` (after the symmetry).
+    rename: [u8; MAX_CELLS],
+}
+
+impl GoalClass {
+    /// The class of `goal`. Its canonical goal has the tiles in order with
+    /// the blank in one cell of the orbit, on the shape with no more rows
+    /// than columns, the blank in the last cell of its orbit: for the
+    /// default goals of 3×3 and 3×4 the canonical goal is the goal itself.
+    ///
+    /// ```
+    /// use slidedb::{Board, symmetry::GoalClass};
+    /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// assert_eq!(class.canonical().to_string(), "1 2 3 4 5 6 7 8 0");
+    /// let centre = GoalClass::of(&"8 7 6 5 0 4 3 2 1".parse().unwrap());
+    /// assert_eq!(centre.canonical().to_string(), "1 2 3 4 0 5 6 7 8");
+    /// ```
+    pub fn of(goal: &Board) -> GoalClass {
+        let shape = goal.shape();
+        let symmetry = Symmetry::all(shape)
+            .max_by_key(|s| {
+                let to = s.to();
+                (
+                    to.rows() <= to.cols(),
+                    s.cell(goal.blank()),
+                    s.is_identity(),
+                )
+            })
+            .expect("there are eight symmetries");
+        let to = symmetry.to();
+        let blank = symmetry.cell(goal.blank());
+        let mut tiles = [0u8; MAX_CELLS];
+        let mut next = 1;
+        for (cell, slot) in tiles.iter_mut().enumerate().take(to.cells()) {
+            if cell != blank {
+                *slot = next;
+                next += 1;
+            }
+        }
+        let canonical = Board::from_tiles(to, &tiles[..to.cells()]).expect("tiles in order");
+        let moved = symmetry.board(goal);
+        let mut rename = [0u8; MAX_CELLS];
+        for cell in 0..to.cells() {
+            rename[moved.tile(cell) as usize] = canonical.tile(cell);
+        }
+        GoalClass {
+            goal: *goal,
+            canonical,
+            symmetry,
+            rename,
+        }
+    }
+
+    /// The goal this class was made for.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// The goal of the class's table.
+    pub fn canonical(&self) -> &Board {
+        &self.canonical
+    }
+
+    /// Whether the goal is its class's canonical goal (no mapping at all).
+    pub fn is_canonical(&self) -> bool {
+        self.goal == self.canonical
+    }
+
+    /// `board` (toward the goal) as a board toward the canonical goal.
+    ///
+    /// ```
+    /// use slidedb::{Board, symmetry::GoalClass};
+    /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// assert_eq!(class.to_canonical(class.goal()), *class.canonical());
+    /// ```
+    pub fn to_canonical(&self, board: &Board) -> Board {
+        let moved = self.symmetry.board(board);
+        let to = moved.shape();
+        let mut tiles = [0u8; MAX_CELLS];
+        for (cell, slot) in tiles.iter_mut().enumerate().take(to.cells()) {
+            *slot = self.rename[moved.tile(cell) as usize];
+        }
+        Board::from_tiles(to, &tiles[..to.cells()]).expect("a renamed board is a board")
+    }
+
+    /// A board toward the canonical goal, back as a board toward the goal.
+    pub fn from_canonical(&self, board: &Board) -> Board {
+        let mut back = [0u8; MAX_CELLS];
+        for (t, &r) in self.rename.iter().enumerate().take(board.shape().cells()) {
+            back[r as usize] = t as u8;
+        }
+        let to = board.shape();
+        let mut tiles = [0u8; MAX_CELLS];
+        for (cell, slot) in tiles.iter_mut().enumerate().take(to.cells()) {
+            *slot = back[board.tile(cell) as usize];
+        }
+        let renamed =
+            Board::from_tiles(to, &tiles[..to.cells()]).expect("a renamed board is a board");
+        self.symmetry.inverse().board(&renamed)
+    }
+
+    /// Moves found toward the canonical goal, as moves toward the goal.
+    pub fn moves_back(&self, moves: &mut [Move]) {
+        let back = self.symmetry.inverse();
+        for m in moves {
+            *m = back.moves(*m);
+        }
+    }
+}
+
+impl Symmetry {
+    fn is_identity(&self) -> bool {
+        !self.flip_rows && !self.flip_cols && !self.transpose
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_move_moves_with_the_blank() {
+        for shape in [
+            Shape::new(2, 3).unwrap(),
+            Shape::EIGHT,
+            Shape::new(3, 4).unwrap(),
+        ] {
+            let goal = Board::solved(shape);
+            for s in Symmetry::all(shape) {
+                let moved = s.board(&goal);
+                assert_eq!(s.inverse().board(&moved), goal);
+                for mv in Move::ALL {
+                    if let Some(after) = goal.apply(mv) {
+                        assert_eq!(
+                            moved.apply(s.moves(mv)),
+                            Some(s.board(&after)),
+                            "{s:?} {mv:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn three_by_three_has_three_classes_and_three_by_four_serves_four_by_three() {
+        let mut canon = std::collections::HashSet::new();
+        for blank in 0..9 {
+            let mut tiles: Vec<u8> = (1..9).collect();
+            tiles.insert(blank, 0);
+            canon.insert(
+                *GoalClass::of(&Board::from_tiles(Shape::EIGHT, &tiles).unwrap()).canonical(),
+            );
+        }
+        assert_eq!(canon.len(), 3);
+        let tall = GoalClass::of(&Board::solved(Shape::new(4, 3).unwrap()));
+        assert_eq!(tall.canonical().shape(), Shape::new(3, 4).unwrap());
+        assert!(GoalClass::of(&Board::solved(Shape::new(3, 4).unwrap())).is_canonical());
+    }
+}
