@@ -174,18 +174,31 @@ fn bench_algorithms(c: &mut Criterion) {
             })
         });
         for algorithm in Algorithm::ALL {
-            if algorithm == Algorithm::Iddfs || algorithm == Algorithm::Bfs || algorithm == Algorithm::Dfs {
+            if algorithm == Algorithm::Iddfs
+                || algorithm == Algorithm::Bfs
+                || algorithm == Algorithm::Dfs
+            {
                 // Milliseconds to seconds an iteration: the fewest samples.
-                group.sample_size(10).measurement_time(Duration::from_secs(1));
+                group
+                    .sample_size(10)
+                    .measurement_time(Duration::from_secs(1));
             }
             group.bench_function(algorithm.name(), |b| {
-                b.iter(|| solver.solve(black_box(&board), algorithm, Heuristic::Manhattan).unwrap())
+                b.iter(|| {
+                    solver
+                        .solve(black_box(&board), algorithm, Heuristic::Manhattan)
+                        .unwrap()
+                })
             });
         }
         group.bench_function("astar-linear-conflict", |b| {
             b.iter(|| {
                 solver
-                    .solve(black_box(&board), Algorithm::AStar, Heuristic::LinearConflict)
+                    .solve(
+                        black_box(&board),
+                        Algorithm::AStar,
+                        Heuristic::LinearConflict,
+                    )
                     .unwrap()
             })
         });

@@ -19,7 +19,11 @@
 //! frontier with the horizontal moves (plain stores), records its residue,
 //! and sets the vertical neighbours in the next frontier with an atomic
 //! `fetch_or` (setting a bit twice is harmless, so threads never need to
-//! agree who got there first).
+//! agree who got there first). Small tables (up to 2×5) instead give every
+//! thread its own buffer of arrivals, written with plain stores and no test,
+//! and each word's owner merges the buffers at the start of the next pass
+//! (see `Arrivals`): no locked instruction and no unpredictable branch per
+//! move.
 //!
 //! At the end the planes are laid out as the table's 2-bit entries.
 
@@ -99,9 +103,16 @@ pub fn generate(
     let frontier: [Vec<AtomicU64>; 3] =
         std::array::from_fn(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
 
+    // Small tables: one arrival buffer per thread (see `Arrivals`).
+    let arrivals = (words <= MAX_BUFFERED_WORDS).then(|| Arrivals::new(words));
+
     let root = indexer.rank_unchecked(goal).0 as usize;
     let (root_blank, root_h) = (root / per_blank, root % per_blank);
-    frontier[0][root_h / LANES].store(1 << (lane(root_h) + root_blank), Relaxed);
+    let root_bit = 1 << (lane(root_h) + root_blank);
+    match &arrivals {
+        Some(arrivals) => arrivals.seed(root_h / LANES, root_bit),
+        None => frontier[0][root_h / LANES].store(root_bit, Relaxed),
+    }
     let mut layers: Vec<u64> = Vec::new();
     let mut total = 0u64;
     let mut depth = 0;
@@ -114,6 +125,8 @@ pub fn generate(
             next: &frontier[(depth + 1) % 3],
             reached_prev: prev,
             reached_older: older,
+            arrivals: arrivals.as_ref(),
+            parity: depth % 2,
         };
         let pass = |(c, own): (usize, &mut [u64])| search.pass(c * CHUNK, own, &step);
         let join = |a: (u64, bool), b: (u64, bool)| (a.0 + b.0, a.1 | b.1);
@@ -128,6 +141,15 @@ pub fn generate(
                 .map(pass)
                 .fold((0, false), join)
         };
+        if let Some(arrivals) = &arrivals {
+            arrivals.clean(depth % 2);
+        }
+        if states == 0 {
+            // (Buffered passes only: they cannot tell that a layer has no
+            // successor before they look.)
+            depth -= 1;
+            break; // `frontier[depth % 3]` holds the last layer
+        }
         total += states;
         layers.push(states);
         on_layer(&Layer {
@@ -186,6 +208,132 @@ struct Step<'a> {
     reached_prev: &'a [u64],
     /// The boards at distances ≡ d − 2 (mod 3).
     reached_older: &'a [u64],
+    /// Small tables: the vertical arrivals go to per-thread buffers
+    /// instead of `next`.
+    arrivals: Option<&'a Arrivals>,
+    /// d mod 2: which half of `arrivals` holds layer d's arrivals.
+    parity: usize,
+}
+
+/// Tables of at most this many words collect their vertical arrivals in
+/// per-thread buffers (3×3: 5,040 words; 2×5: 45,360); larger ones (3×4,
+/// 2×6: 5 M words) share `next`, which costs no memory per thread.
+const MAX_BUFFERED_WORDS: usize = 1 << 16;
+
+/// Per-thread arrival buffers, two sets by layer parity: the expansion of
+/// layer d − 1 writes every vertical neighbour into its thread's buffer of
+/// parity d % 2, with plain (relaxed) loads and stores since no other
+/// thread writes there, and no test: the owner of a word ORs the buffers
+/// together at the start of pass d (clearing them), and drops the boards of
+/// layer d − 2 then, in order, instead of at each move. Each buffer's
+/// `dirty` bits (a region of words each) let the merge skip the regions it
+/// never touched.
+struct Arrivals {
+    /// One per pool thread, and one for a caller outside the pool.
+    buffers: usize,
+    /// Words from one buffer to the next (the words, and a gap).
+    stride: usize,
+    /// A dirty bit covers the words `w` with the same `w >> shift`: at
+    /// least a chunk, at most 64 regions.
+    shift: u32,
+    /// `[parity][buffer][word]`.
+    masks: Vec<AtomicU64>,
+    /// `[parity][buffer]`, `GAP / 8` words apart.
+    dirty: Vec<AtomicU64>,
+}
+
+/// Bytes between two threads' buffers, so that no cache line holds two.
+const GAP: usize = 128;
+
+impl Arrivals {
+    fn new(words: usize) -> Arrivals {
+        let buffers = rayon::current_num_threads() + 1;
+        let stride = words + GAP / 8;
+        let mut shift = CHUNK.trailing_zeros();
+        while words.div_ceil(1 << shift) > 64 {
+            shift += 1;
+        }
+        Arrivals {
+            buffers,
+            stride,
+            shift,
+            masks: (0..2 * buffers * stride)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            dirty: (0..2 * buffers * GAP / 8)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    fn buffer(&self, parity: usize, b: usize) -> (&[AtomicU64], &AtomicU64) {
+        let i = parity * self.buffers + b;
+        (
+            &self.masks[i * self.stride..][..self.stride],
+            &self.dirty[i * GAP / 8],
+        )
+    }
+
+    /// Puts the root (board `bit` of word `w`) in layer 0.
+    fn seed(&self, w: usize, bit: u64) {
+        let (masks, dirty) = self.buffer(0, 0);
+        masks[w].store(bit, Relaxed);
+        dirty.store(1 << (w >> self.shift), Relaxed);
+    }
+
+    /// The calling thread's buffer of `parity`.
+    fn mine(&self, parity: usize) -> Buffered<'_> {
+        let outside = self.buffers - 1;
+        let b = rayon::current_thread_index().map_or(outside, |i| {
+            assert!(i < outside, "a thread of another pool");
+            i
+        });
+        let (masks, dirty) = self.buffer(parity, b);
+        Buffered {
+            masks,
+            dirty,
+            shift: self.shift,
+            marks: 0,
+        }
+    }
+
+    /// ORs the arrivals of `parity` at the words from `first` on into
+    /// `into`, and clears them.
+    fn gather(&self, parity: usize, first: usize, into: &mut [u64]) {
+        for b in 0..self.buffers {
+            let (masks, dirty) = self.buffer(parity, b);
+            if dirty.load(Relaxed) >> (first >> self.shift) & 1 == 0 {
+                continue;
+            }
+            for (v, m) in into.iter_mut().zip(&masks[first..]) {
+                *v |= m.load(Relaxed);
+                m.store(0, Relaxed);
+            }
+        }
+    }
+
+    /// Forgets the dirty regions of `parity`, all merged.
+    fn clean(&self, parity: usize) {
+        for b in 0..self.buffers {
+            self.buffer(parity, b).1.store(0, Relaxed);
+        }
+    }
+}
+
+/// One thread's arrival buffer, while it expands a chunk.
+struct Buffered<'a> {
+    masks: &'a [AtomicU64],
+    dirty: &'a AtomicU64,
+    shift: u32,
+    /// The regions written, added to `dirty` when done.
+    marks: u64,
+}
+
+impl Drop for Buffered<'_> {
+    fn drop(&mut self) {
+        self.dirty
+            .store(self.dirty.load(Relaxed) | self.marks, Relaxed);
+    }
 }
 
 /// The change of the halved rank when a window of `K + 1` tiles rotates,
@@ -208,6 +356,8 @@ struct Vertical {
     to: usize,
     /// Where the rotated window starts in the tile order.
     p: usize,
+    /// Where its digits start: `width × p`.
+    shift: u32,
     /// Xored into the stored digits: digit m − 2 is 1 for the boards here
     /// whose last two tiles descend, which is when the stored order's
     /// parity (kept in that digit) is not the one this cell wants.
@@ -234,6 +384,8 @@ struct Search<'a> {
     digits: Vec<u64>,
     /// Bits a digit: 3 up to 8 tiles, else 4.
     width: u32,
+    /// The digits of a window (`cols` digits).
+    window: u64,
     /// Cells the blank can leave by moving left, right, up, down, in every
     /// lane.
     can_left: u64,
@@ -330,6 +482,7 @@ impl<'a> Search<'a> {
             up[p + cols] = Vertical {
                 to: p,
                 p,
+                shift: width * p as u32,
                 want: odd(p + cols),
                 up: true,
                 table: table(true),
@@ -337,6 +490,7 @@ impl<'a> Search<'a> {
             down[p] = Vertical {
                 to: p + cols,
                 p,
+                shift: width * p as u32,
                 want: odd(p),
                 up: false,
                 table: table(false),
@@ -352,6 +506,7 @@ impl<'a> Search<'a> {
             cols,
             digits,
             width,
+            window: (1 << (width as usize * cols)) - 1,
             can_left: mask(&|c| c % cols != 0) as u64 * LANE_ONES,
             can_right: mask(&|c| c % cols != cols - 1) as u64 * LANE_ONES,
             can_up: mask(&|c| c >= cols) as u64 * LANE_ONES,
@@ -403,8 +558,7 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn neighbour<const K: usize>(&self, h: usize, v: &Vertical) -> usize {
         let digits = self.digits[h] ^ v.want;
-        let window =
-            (digits >> (self.width as usize * v.p)) & ((1 << (self.width as usize * (K + 1))) - 1);
+        let window = (digits >> v.shift) & self.window;
         let delta = if self.deltas.is_empty() {
             if v.up {
                 self.up_delta::<K>(window, v.p)
@@ -479,13 +633,39 @@ impl<'a> Search<'a> {
     /// added here, from `prev`, by the thread that owns `h`, so they need no
     /// atomic operation.
     fn pass(&self, first: usize, own: &mut [u64], step: &Step) -> (u64, bool) {
-        match self.cols {
-            2 => self.pass_k::<1>(first, own, step),
-            3 => self.pass_k::<2>(first, own, step),
-            4 => self.pass_k::<3>(first, own, step),
-            5 => self.pass_k::<4>(first, own, step),
-            6 => self.pass_k::<5>(first, own, step),
-            c => unreachable!("no table has {c} columns"),
+        match (self.cols, step.arrivals) {
+            (2, None) => self.pass_k::<1>(first, own, step),
+            (3, None) => self.pass_k::<2>(first, own, step),
+            (4, None) => self.pass_k::<3>(first, own, step),
+            (5, None) => self.pass_k::<4>(first, own, step),
+            (6, None) => self.pass_k::<5>(first, own, step),
+            (2, Some(a)) => self.pass_buffered_k::<1>(first, own, step, a),
+            (3, Some(a)) => self.pass_buffered_k::<2>(first, own, step, a),
+            (4, Some(a)) => self.pass_buffered_k::<3>(first, own, step, a),
+            (5, Some(a)) => self.pass_buffered_k::<4>(first, own, step, a),
+            (6, Some(a)) => self.pass_buffered_k::<5>(first, own, step, a),
+            (c, _) => unreachable!("no table has {c} columns"),
+        }
+    }
+
+    /// Calls `claim(h, cell)` for every vertical neighbour of the boards
+    /// `f` of word `w`.
+    #[inline(always)]
+    fn expand<const K: usize>(&self, w: usize, f: u64, mut claim: impl FnMut(usize, usize)) {
+        let word = w * LANES;
+        let mut up = f & self.can_up;
+        while up != 0 {
+            let x = up.trailing_zeros() as usize;
+            up &= up - 1;
+            let v = &self.up[x % 16];
+            claim(self.neighbour::<K>(word + x / 16, v), v.to);
+        }
+        let mut down = f & self.can_down;
+        while down != 0 {
+            let x = down.trailing_zeros() as usize;
+            down &= down - 1;
+            let v = &self.down[x % 16];
+            claim(self.neighbour::<K>(word + x / 16, v), v.to);
         }
     }
 
@@ -529,23 +709,51 @@ impl<'a> Search<'a> {
             *own |= f;
             states += f.count_ones() as u64;
             grown |= self.along(f) & !reached_prev[i] != 0;
-            let word = (first + i) * LANES;
-            let mut up = f & self.can_up;
-            while up != 0 {
-                let x = up.trailing_zeros() as usize;
-                up &= up - 1;
-                let v = &self.up[x % 16];
-                claim(self.neighbour::<K>(word + x / 16, v), v.to);
-            }
-            let mut down = f & self.can_down;
-            while down != 0 {
-                let x = down.trailing_zeros() as usize;
-                down &= down - 1;
-                let v = &self.down[x % 16];
-                claim(self.neighbour::<K>(word + x / 16, v), v.to);
-            }
+            self.expand::<K>(first + i, f, &mut claim);
         }
         (states, more | grown)
+    }
+
+    /// [`Search::pass_k`] with the arrivals in per-thread buffers: layer d
+    /// is the vertical arrivals and the horizontal moves of layer d − 1
+    /// (`prev`, kept whole), less layer d − 2; it is stored whole in `cur`
+    /// (over whatever was there), and every vertical neighbour goes to this
+    /// thread's buffer. Returns the boards found and whether there were
+    /// any (the next pass tells whether they have successors).
+    fn pass_buffered_k<const K: usize>(
+        &self,
+        first: usize,
+        own: &mut [u64],
+        step: &Step,
+        arrivals: &Arrivals,
+    ) -> (u64, bool) {
+        let mut vertical = [0u64; CHUNK];
+        let vertical = &mut vertical[..own.len()];
+        arrivals.gather(step.parity, first, vertical);
+        let mut sink = arrivals.mine(1 - step.parity);
+        let (masks, shift, mut marks) = (sink.masks, sink.shift, 0u64);
+        let range = first..first + own.len();
+        let prev = &step.prev[range.clone()];
+        let cur = &step.cur[range.clone()];
+        let older = &step.reached_older[range];
+        let mut states = 0u64;
+        for (i, own) in own.iter_mut().enumerate() {
+            let f = (vertical[i] | self.along(prev[i].load(Relaxed))) & !older[i];
+            cur[i].store(f, Relaxed);
+            if f == 0 {
+                continue;
+            }
+            *own |= f;
+            states += f.count_ones() as u64;
+            self.expand::<K>(first + i, f, |h2, cell| {
+                let w = h2 / LANES;
+                let m = &masks[w];
+                m.store(m.load(Relaxed) | 1 << (lane(h2) + cell), Relaxed);
+                marks |= 1 << (w >> shift);
+            });
+        }
+        sink.marks = marks;
+        (states, states != 0)
     }
 
     /// The boards of a layer, in index order (at most as many as a table

@@ -1,11 +1,13 @@
 //! `slidedb-gen`: builds a distance table by reverse BFS and writes it.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
 use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Shape, data_dir, default_file_name, generate, write_atomic};
 
@@ -105,19 +107,43 @@ fn run(args: &Args) -> Result<()> {
         );
     }
     let quiet = args.quiet;
+    // A bar over all states, drawn only on a terminal; the per-layer lines
+    // are printed either way, for logs.
+    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(goal.shape().states());
+        let style = ProgressStyle::with_template(
+            "{bar:40.cyan/blue} {percent:>3}% {pos}/{len} states, depth {msg} [{elapsed}]",
+        )
+        .expect("a valid template");
+        bar.set_style(style);
+        bar
+    });
     let table = pool.install(|| {
         generate(&goal, |layer| {
-            if !quiet {
-                say!(
-                    "depth {:>3}: {:>12} states {:>12} total {:>9.3} ms",
-                    layer.depth,
-                    layer.states,
-                    layer.total,
-                    layer.elapsed.as_secs_f64() * 1e3
-                );
+            if quiet {
+                return;
+            }
+            let line = format!(
+                "depth {:>3}: {:>12} states {:>12} total {:>9.3} ms",
+                layer.depth,
+                layer.states,
+                layer.total,
+                layer.elapsed.as_secs_f64() * 1e3
+            );
+            match &bar {
+                Some(bar) => {
+                    bar.println(line);
+                    bar.set_position(layer.total);
+                    bar.set_message(layer.depth.to_string());
+                }
+                None => say!("{line}"),
             }
         })
-    })?;
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let table = table?;
     let searched = start.elapsed();
     write_atomic(&out, table.as_bytes(), args.force)
         .with_context(|| format!("cannot write {}", out.display()))?;
