@@ -1,19 +1,30 @@
-//! A global allocator that counts: the bytes in use, and the most in use
-//! since the last reset, so `compare` reports each algorithm's measured
-//! peak heap.
+//! A global allocator that counts, while asked to: the bytes allocated
+//! less those freed, and the most of that at once, so `compare` reports
+//! each algorithm's measured peak heap. Off, it costs one read of a flag
+//! per call (batch solving allocates from both cores at once, and shared
+//! counters would make them wait on each other).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering::Relaxed};
 
-static IN_USE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static IN_USE: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
 
-/// The system allocator, counting.
+/// The system allocator, counting while [`peak_during`] runs.
 pub struct Counting;
 
 fn grew(by: usize) {
-    let now = IN_USE.fetch_add(by, Relaxed) + by;
-    PEAK.fetch_max(now, Relaxed);
+    if COUNTING.load(Relaxed) {
+        let now = IN_USE.fetch_add(by as isize, Relaxed) + by as isize;
+        PEAK.fetch_max(now, Relaxed);
+    }
+}
+
+fn shrank(by: usize) {
+    if COUNTING.load(Relaxed) {
+        IN_USE.fetch_sub(by as isize, Relaxed);
+    }
 }
 
 // SAFETY: every call is passed straight to the system allocator; the
@@ -37,13 +48,13 @@ unsafe impl GlobalAlloc for Counting {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
-        IN_USE.fetch_sub(layout.size(), Relaxed);
+        shrank(layout.size());
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
-            IN_USE.fetch_sub(layout.size(), Relaxed);
+            shrank(layout.size());
             grew(new_size);
         }
         p
@@ -51,11 +62,14 @@ unsafe impl GlobalAlloc for Counting {
 }
 
 /// Runs `f` and returns its result with the most heap bytes it had in use
-/// at once beyond what was in use before (threads other than the caller's
-/// count too, so run nothing else meanwhile).
+/// at once beyond what was in use before (frees of older memory count as
+/// negative; threads other than the caller's count too, so run nothing
+/// else meanwhile).
 pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = IN_USE.load(Relaxed);
-    PEAK.store(before, Relaxed);
+    IN_USE.store(0, Relaxed);
+    PEAK.store(0, Relaxed);
+    COUNTING.store(true, Relaxed);
     let out = f();
-    (out, PEAK.load(Relaxed).saturating_sub(before))
+    COUNTING.store(false, Relaxed);
+    (out, PEAK.load(Relaxed).max(0) as usize)
 }

@@ -90,11 +90,11 @@ enum Engine {
 }
 
 /// What became of one input line.
-enum Answer {
+enum Answer<'a> {
     Solved {
         board: Board,
         goal: Board,
-        moves: Vec<Move>,
+        moves: &'a [Move],
     },
     Unsolvable {
         board: Board,
@@ -310,13 +310,15 @@ fn answer_lines(
             let mut text = String::with_capacity(chunk.len() * 32);
             let mut errors = String::new();
             let mut tally = Tally::default();
+            // One moves buffer per task: no allocation per line.
+            let mut moves = Vec::with_capacity(128);
             for (offset, parsed) in chunk.iter().enumerate() {
                 let i = chunk_index * LINES_PER_TASK + offset;
                 let answer = match parsed {
                     Err(e) => Answer::Invalid { error: e.clone() },
                     Ok(board) => match &ready[&board.shape()] {
                         Err(e) => Answer::Invalid { error: e.clone() },
-                        Ok(engine) => answer_board(engine, board),
+                        Ok(engine) => answer_board(engine, board, &mut moves),
                     },
                 };
                 let number = first_number + i;
@@ -365,27 +367,30 @@ fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
     Board::parse(text, size).map_err(|e| e.to_string())
 }
 
-fn answer_board(engine: &Engine, board: &Board) -> Answer {
+fn answer_board<'a>(engine: &Engine, board: &Board, moves: &'a mut Vec<Move>) -> Answer<'a> {
+    moves.clear();
     let (found, goal) = match engine {
-        Engine::Table(table) => {
-            let mut moves = Vec::with_capacity(table.table.max_distance() as usize);
-            let found = table
-                .solve_into(board, &mut moves)
-                .map(|ok| ok.then_some(moves));
-            (found, *table.class.goal())
+        Engine::Table(table) => (table.solve_into(board, moves), *table.class.goal()),
+        Engine::Search(solver, algorithm, heuristic) => {
+            let found = solver
+                .solve(board, *algorithm, *heuristic)
+                .map(|s| match s.moves {
+                    Some(m) => {
+                        *moves = m;
+                        true
+                    }
+                    None => false,
+                });
+            (found, *solver.goal())
         }
-        Engine::Search(solver, algorithm, heuristic) => (
-            solver.solve(board, *algorithm, *heuristic).map(|s| s.moves),
-            *solver.goal(),
-        ),
     };
     match found {
-        Ok(Some(moves)) => Answer::Solved {
+        Ok(true) => Answer::Solved {
             board: *board,
             goal,
             moves,
         },
-        Ok(None) => Answer::Unsolvable {
+        Ok(false) => Answer::Unsolvable {
             board: *board,
             goal,
         },
@@ -434,8 +439,8 @@ fn render(
             }
         }
         Answer::Solved { board, goal, moves } => {
-            let letters: String = moves.iter().map(|m| m.letter()).collect();
             if args.json {
+                let letters: String = moves.iter().map(|m| m.letter()).collect();
                 let j = JsonAnswer {
                     board: board.to_string(),
                     goal: goal.to_string(),
@@ -445,7 +450,7 @@ fn render(
                 };
                 let _ = writeln!(out, "{}", serde_json::to_string(&j).expect("json"));
             } else {
-                out.push_str(&letters);
+                out.extend(moves.iter().map(|m| m.letter()));
                 out.push('\n');
                 if args.steps {
                     let mut here = *board;
