@@ -166,6 +166,9 @@ pub fn generate(
     debug_assert_eq!(total, indexer.len());
     let hardest = search.boards(&frontier[depth % 3]);
     let body = search.body(&reached[1], &reached[2]);
+    // Free the search (most of its memory) before the file's bytes are
+    // laid out, so the two are never held at once.
+    drop((frontier, reached, search));
     Ok(assemble(goal, layers, &hardest, &body))
 }
 
