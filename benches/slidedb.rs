@@ -12,6 +12,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use slidedb::random::SplitMix64;
 use slidedb::{Algorithm, Board, Heuristic, Index, Indexer, Shape, Solver, Table, generate};
 
 /// Boards in the rank/unrank sets.
@@ -19,28 +20,11 @@ const INDEX_SET: usize = 1024;
 /// Boards in `solve/batch`.
 const BATCH: usize = 10_000;
 
-/// splitmix64, so the board sets are the same on every run.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-}
-
 /// `count` uniformly random boards that can reach the default goal of
 /// `shape`: random indices, unranked.
 fn random_boards(shape: Shape, count: usize, seed: u64) -> Vec<Board> {
     let indexer = Indexer::new(&Board::solved(shape));
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     (0..count)
         .map(|_| {
             indexer

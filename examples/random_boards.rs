@@ -9,33 +9,15 @@
 //! goal (tiles in order, blank last): a uniform shuffle of the cells, with
 //! two tiles swapped when it lands on the other parity, which is uniform
 //! over the reachable boards. The same COUNT, SEED and size print the same
-//! lines (the generator is an inline splitmix64; the default seed is 1).
+//! lines (`slidedb::random`: splitmix64; the default seed is 1).
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
+use slidedb::random::{SplitMix64, random_board};
 use slidedb::{Board, MAX_CELLS, Shape};
 
 const USAGE: &str = "usage: random_boards COUNT [SEED] [--size RxC]";
-
-/// splitmix64: tiny, fast, and good enough for shuffling test inputs.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0 .. n` (multiply-shift; the bias is below 2^-59 for
-    /// the n ≤ 16 used here).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
 
 struct Options {
     count: u64,
@@ -99,34 +81,14 @@ fn main() -> ExitCode {
 
 fn run(options: &Options) -> io::Result<()> {
     let shape = options.shape;
-    let n = shape.cells();
     let goal = Board::solved(shape);
-    let mut rng = SplitMix64(options.seed);
-    let mut cells = [0u8; MAX_CELLS];
-    for (i, c) in cells.iter_mut().enumerate().take(n) {
-        *c = i as u8;
-    }
-    let cells = &mut cells[..n];
+    let mut rng = SplitMix64::new(options.seed);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = Vec::with_capacity(3 * MAX_CELLS);
     for _ in 0..options.count {
-        // Fisher–Yates over all cells, blank included.
-        for i in (1..n).rev() {
-            cells.swap(i, rng.below(i + 1));
-        }
-        let board = Board::from_tiles(shape, cells).expect("a permutation of the cells");
-        if !board.can_reach(&goal) {
-            // Swapping two tiles (not the blank) flips the parity.
-            let (a, b) = match cells.iter().position(|&t| t == 0) {
-                Some(0) => (1, 2),
-                Some(1) => (0, 2),
-                _ => (0, 1),
-            };
-            cells.swap(a, b);
-            debug_assert!(Board::from_tiles(shape, cells).unwrap().can_reach(&goal));
-        }
+        let board = random_board(&goal, &mut rng);
         line.clear();
-        for (i, &t) in cells.iter().enumerate() {
+        for (i, t) in board.tiles().enumerate() {
             if i > 0 {
                 line.push(b' ');
             }

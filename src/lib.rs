@@ -33,6 +33,7 @@
 //! - [`generate`](mod@generate): the parallel BFS that builds a table.
 //! - [`search`]: A*, IDA*, BFS, DFS and IDDFS over successor closures.
 //! - [`solver`]: those searches applied to boards, with their heuristics.
+//! - [`random`]: reproducible random boards, for samples and benchmarks.
 //! - [`store`]: file names and the atomic write.
 //! - [`symmetry`]: every goal answered from one table per class of blank
 //!   cells, by renaming tiles and the board's symmetries.
@@ -43,6 +44,7 @@
 pub mod board;
 pub mod format;
 pub mod generate;
+pub mod random;
 pub mod rank;
 pub mod search;
 pub mod solver;

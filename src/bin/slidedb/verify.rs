@@ -6,6 +6,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::{Args as ClapArgs, ValueEnum};
 use slidedb::Algorithm;
+use slidedb::random::SplitMix64;
 use slidedb::verify::{check_search, check_table};
 
 use crate::solve::HeuristicArg;
@@ -76,8 +77,8 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         check_search(&*table, algorithm, args.heuristic.into(), 0..states)
     } else {
         let n = args.sample.unwrap_or(1000).min(states);
-        let mut rng = args.seed;
-        let picks: Vec<u64> = (0..n).map(|_| splitmix(&mut rng) % states).collect();
+        let mut rng = SplitMix64::new(args.seed);
+        let picks: Vec<u64> = (0..n).map(|_| rng.below(states)).collect();
         check_search(&*table, algorithm, args.heuristic.into(), picks)
     };
     for m in &report.mismatches {
@@ -101,13 +102,4 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
     );
     failed |= !report.mismatches.is_empty();
     Ok(if failed { 1 } else { 0 })
-}
-
-/// The splitmix64 generator: a fixed sequence per seed.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
