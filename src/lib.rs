@@ -24,12 +24,14 @@
 //!
 //! The same bytes can be written to a file ([`write_atomic`]) and
 //! memory-mapped back ([`Table::open_path`]); `FORMAT.md` specifies them.
+//! One table serves every goal of its class ([`symmetry::GoalClass`]), and
+//! the classic searches ([`Solver`]) run beside it to check and compare.
 //!
 //! Modules, one concern each:
 //! - [`board`]: shapes, boards, moves, parsing, solvability.
 //! - [`rank`]: the perfect index of the boards that reach a goal.
 //! - [`table`]: the table type and its queries.
-//! - [`format`]: the file's bytes, checked on open.
+//! - [`format`](mod@format): the file's bytes, checked on open.
 //! - [`generate`](mod@generate): the parallel BFS that builds a table.
 //! - [`search`]: A*, IDA*, BFS, DFS and IDDFS over successor closures.
 //! - [`solver`]: those searches applied to boards, with their heuristics.
