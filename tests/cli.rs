@@ -987,3 +987,126 @@ fn three_tables_serve_every_three_by_three_goal() {
         ]
     );
 }
+
+/// Every kind of bad line gets `invalid`, its own message naming the line,
+/// and the good lines around it are answered; exit 2.
+#[test]
+fn hostile_lines_in_a_batch() {
+    let data = tempdir();
+    let cases: &[(&[u8], &str)] = &[
+        (b"1 2 3 4 5 6 0", "make no board"),
+        (b"1 2 3 4 5 6 7 0", "could be 2x4 or 4x2"),
+        (b"1 2 3 4 5 6 7 8 0 9", "could be 2x5 or 5x2"),
+        (b"1 2 3 4 5 6 7 7 0", "tile 7 appears twice"),
+        (b"1 2 3 4 5 6 7 8 9", "tile 9 is out of range"),
+        (b"1 2 3 4 5 6 7 8 8", "no blank"),
+        (b"1 2 3 4 5 6 0 8 0", "2 blanks"),
+        (b"1 2 3 4 5 6 7 8 q", "\"q\" is not a tile"),
+        (b"1,2,3,4,,5,6,7,8,0", "empty cell"),
+        (b"12 3,4,5,6,7,8,0", "mixed separators"),
+        (b"123/45/678", "rows of unequal length"),
+        (b"", "the board is empty"),
+        (b"1 2 3 4 \xff 5 6 7 8 0", "not UTF-8"),
+        (b"1 2 3 4 5\x006 7 8 0", "NUL byte"),
+    ];
+    let mut input = b"1 2 3 4 5 6 7 0 8\n".to_vec();
+    for (line, _) in cases {
+        input.extend_from_slice(line);
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"1 2 3 4 5 6 7 0 8\n");
+    let (code, out, err) = run(&["solve"], Some(&input), data.path());
+    assert_eq!(code, 2);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), cases.len() + 2, "{out}");
+    assert_eq!((lines[0], *lines.last().unwrap()), ("r", "r"));
+    for (i, (line, why)) in cases.iter().enumerate() {
+        assert_eq!(
+            lines[i + 1],
+            "invalid",
+            "{:?}",
+            String::from_utf8_lossy(line)
+        );
+        let message = err
+            .lines()
+            .find(|l| l.starts_with(&format!("slidedb: line {}:", i + 2)))
+            .unwrap_or_else(|| panic!("no message for line {}: {err}", i + 2));
+        assert!(message.contains(why), "{message:?} should say {why:?}");
+    }
+}
+
+/// Sizes and goals that contradict each other are errors before anything
+/// is answered.
+#[test]
+fn contradicting_sizes_and_goals() {
+    let data = tempdir();
+    for (args, why) in [
+        (
+            &["solve", "--size", "2x3", "123/456/780"][..],
+            "the size is 2x3",
+        ),
+        (
+            &["solve", "--goal", "1 2 3 4 5 6 7 8 8", "123456780"][..],
+            "bad goal",
+        ),
+        (
+            &["solve", "--goal", "12345670", "123456780"][..],
+            "bad goal",
+        ),
+        (&["solve", "--size", "1x9", "123456780"][..], "1x9"),
+        (
+            &[
+                "solve",
+                "--goal",
+                "1 2 3 4 5 0",
+                "--size",
+                "2x3",
+                "1 2 3 4 5 6 7 8 0",
+            ][..],
+            "a 2x3 board has 6",
+        ),
+    ] {
+        let (code, out, err) = run(args, None, data.path());
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+}
+
+/// A table of another goal class, or of a newer format, is refused with
+/// a message that says what to do.
+#[test]
+fn wrong_tables_say_what_to_do() {
+    let data = tempdir();
+    let table = gen_table(data.path(), "corner.slidedb", data.path());
+    let (code, _, err) = run(
+        &[
+            "solve",
+            "--table",
+            path_str(&table),
+            "--goal",
+            "1 2 3 4 0 5 6 7 8",
+            "1 2 3 4 5 6 7 0 8",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("does not serve") && err.contains("slidedb-gen"),
+        "{err}"
+    );
+    let mut bytes = fs::read(&table).unwrap();
+    bytes[10] = 9; // format version 9
+    let newer = data.path().join("newer.slidedb");
+    fs::write(&newer, &bytes).unwrap();
+    let (code, _, err) = run(
+        &["solve", "--table", path_str(&newer), "123456708"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("version 9") && err.contains("regenerate"),
+        "{err}"
+    );
+}
