@@ -31,6 +31,42 @@ pub fn data_dir() -> PathBuf {
     }
 }
 
+/// The temporary files [`write_atomic`] writes before renaming them are
+/// named `.slidedb-XXXXXX.tmp`: hidden, in the target folder.
+const TEMP_PREFIX: &str = ".slidedb-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// How temporary files are made: named `.slidedb-XXXXXX.tmp`, created
+/// exclusively, with the mode any new file gets (0666 less the umask, like
+/// `fs::write`), not tempfile's owner-only 0600, which the rename would
+/// hand on to the table (and to every table replaced with --force).
+fn temp_builder() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX).suffix(TEMP_SUFFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder
+}
+
+/// Checks that [`write_atomic`] could create its temporary file next to
+/// `path` (creating and removing one), so that a read-only or forbidden
+/// folder is found before the work of building the bytes, not after.
+/// A full disk is only found by the write itself.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    temp_builder().tempfile_in(parent_dir(path)).map(drop)
+}
+
+/// The folder `path` is in: its parent, or `.` for a bare name.
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// Writes `bytes` to `path` atomically: into a new temporary file in the
 /// same folder (a unique name, created exclusively), flushed to disk, then
 /// moved to `path` in one step. Readers see the old file or the new one,
@@ -39,11 +75,15 @@ pub fn data_dir() -> PathBuf {
 /// Without `overwrite`, an existing `path` is an `AlreadyExists` error, and
 /// the final step refuses to replace a file that appeared meanwhile. The
 /// folder must exist. On any error the temporary file is removed.
+///
+/// A process killed by a signal (SIGKILL, or an unhandled SIGINT/SIGTERM)
+/// while the temporary file exists, between its creation and the rename,
+/// cannot remove it: it stays in the folder as `.slidedb-XXXXXX.tmp`,
+/// hidden, never under `path`'s name, and holding a prefix of `bytes`.
+/// Such files are left alone (a later writer cannot tell a stale one from
+/// another writer's live one); delete them when no writer is running.
 pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = parent_dir(path);
     let exists = || {
         io::Error::new(
             io::ErrorKind::AlreadyExists,
@@ -60,10 +100,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()
         ));
     }
     // Dropping `temp` on any early return removes the file.
-    let mut temp = tempfile::Builder::new()
-        .prefix(".slidedb-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)?;
+    let mut temp = temp_builder().tempfile_in(&dir)?;
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     if overwrite {

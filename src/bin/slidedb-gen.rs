@@ -90,6 +90,9 @@ fn run(args: &Args) -> Result<()> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
+    // A read-only or forbidden folder fails now, not after the search.
+    slidedb::store::check_writable(&out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {
         anyhow::ensure!(n > 0, "--threads must be at least 1");

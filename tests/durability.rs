@@ -1,0 +1,782 @@
+//! Durability of table files: what a killed generator, a full or read-only
+//! folder, and a table replaced under running queries leave behind.
+//!
+//! The binaries run as child processes, each with its own temporary table
+//! folder (`SLIDEDB_DATA`) and working directory. The tests that need a
+//! full or read-only folder mount a small tmpfs, and skip themselves (with
+//! a note on stderr) where mounting is not permitted.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use slidedb::symmetry::GoalClass;
+use slidedb::{Board, Shape, Table, generate, write_atomic};
+
+const SLIDEDB: &str = env!("CARGO_BIN_EXE_slidedb");
+const SLIDEDB_GEN: &str = env!("CARGO_BIN_EXE_slidedb-gen");
+
+/// How long any one child may take before the test gives up on it: far
+/// more than a loaded machine needs for the small tables used here.
+const CHILD_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Boards of the 8-puzzle with their distance to the usual goal: both
+/// hardest boards, the README's board and the goal itself.
+const BOARDS_3X3: [(&str, usize); 4] = [
+    ("8 6 7 2 5 4 3 0 1", 31),
+    ("6 4 7 8 5 0 3 2 1", 31),
+    ("2 3 4 1 5 0 7 6 8", 19),
+    ("1 2 3 4 5 6 7 8 0", 0),
+];
+
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 temp path")
+}
+
+/// The exact bytes `slidedb-gen` writes for the solved goal of `shape`
+/// (generation is deterministic), built once per test binary.
+fn reference(shape: Shape) -> &'static [u8] {
+    static S3X3: OnceLock<Vec<u8>> = OnceLock::new();
+    static S2X5: OnceLock<Vec<u8>> = OnceLock::new();
+    let cell = match (shape.rows(), shape.cols()) {
+        (3, 3) => &S3X3,
+        (2, 5) => &S2X5,
+        _ => panic!("no reference table for {shape}"),
+    };
+    cell.get_or_init(|| {
+        generate(&Board::solved(shape), |_| {})
+            .expect("generate")
+            .into_inner()
+    })
+}
+
+fn shape(rows: usize, cols: usize) -> Shape {
+    Shape::new(rows, cols).expect("a valid shape")
+}
+
+/// A `Command` for `exe` with its own table folder `data` and working
+/// directory `cwd`.
+fn command(exe: &str, args: &[&str], data: &Path, cwd: &Path) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.args(args)
+        .env("SLIDEDB_DATA", data)
+        .current_dir(cwd)
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// Waits for `child` for at most [`CHILD_TIMEOUT`], killing it and failing
+/// the test if it takes longer.
+fn wait_bounded(child: &mut Child, what: &str) -> ExitStatus {
+    let deadline = Instant::now() + CHILD_TIMEOUT;
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not finish within {CHILD_TIMEOUT:?}");
+        }
+        thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Runs `exe` to completion (bounded by [`CHILD_TIMEOUT`]); returns its
+/// exit code, stdout and stderr. Fails the test if it died by a signal or
+/// panicked.
+fn run_exe(exe: &str, args: &[&str], data: &Path) -> (i32, String, String) {
+    let cwd = tempdir();
+    let mut child = command(exe, args, data, cwd.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {exe}: {e}"));
+    // Drain both pipes on threads so neither can fill and block the child.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        let mut pipe = pipe.expect("piped");
+        thread::spawn(move || {
+            let mut text = String::new();
+            pipe.read_to_string(&mut text).expect("UTF-8 output");
+            text
+        })
+    };
+    let out = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let err = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let status = wait_bounded(&mut child, &format!("{exe} {args:?}"));
+    let (stdout, stderr) = (out.join().expect("stdout"), err.join().expect("stderr"));
+    let code = status
+        .code()
+        .unwrap_or_else(|| panic!("{exe} {args:?} was killed by a signal; stderr:\n{stderr}"));
+    assert!(
+        !stderr.contains("panicked"),
+        "{exe} {args:?} panicked; stderr:\n{stderr}"
+    );
+    let left = names(cwd.path());
+    assert!(
+        left.is_empty(),
+        "{exe} {args:?} wrote into its working directory: {left:?}"
+    );
+    (code, stdout, stderr)
+}
+
+fn run_gen(args: &[&str], data: &Path) -> (i32, String, String) {
+    run_exe(SLIDEDB_GEN, args, data)
+}
+
+fn run_solve(args: &[&str], data: &Path) -> (i32, String, String) {
+    run_exe(SLIDEDB, args, data)
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| {
+            e.expect("entry")
+                .file_name()
+                .into_string()
+                .expect("UTF-8 name")
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Whether `name` is one of `write_atomic`'s temporary files.
+fn is_temp_name(name: &str) -> bool {
+    name.starts_with(".slidedb-") && name.ends_with(".tmp")
+}
+
+/// The temporary files in `dir`.
+fn temp_names(dir: &Path) -> Vec<String> {
+    names(dir).into_iter().filter(|n| is_temp_name(n)).collect()
+}
+
+/// Fails the test unless `dir` holds nothing but `table` (if given) and
+/// temporary files named like `write_atomic`'s. Returns the temporary
+/// files.
+fn assert_only_table_and_temps(dir: &Path, table: Option<&str>) -> Vec<String> {
+    let all = names(dir);
+    let stray: Vec<&String> = all
+        .iter()
+        .filter(|n| Some(n.as_str()) != table && !is_temp_name(n))
+        .collect();
+    assert!(
+        stray.is_empty(),
+        "unexpected files in {}: {stray:?}",
+        dir.display()
+    );
+    all.into_iter().filter(|n| is_temp_name(n)).collect()
+}
+
+/// Parses `text` as a board of the usual 3x3 puzzle.
+fn board(text: &str) -> Board {
+    Board::parse(text, Some(Shape::EIGHT)).expect("a valid board")
+}
+
+/// The cells of `board`, blank as 0.
+fn cells(board: &Board) -> Vec<u8> {
+    board.tiles().collect()
+}
+
+/// Applies `moves` (letters: where the blank goes) to `cells`, `cols`
+/// wide; fails the test on an illegal move or letter.
+fn apply(cells: &[u8], cols: usize, moves: &str) -> Vec<u8> {
+    let mut b = cells.to_vec();
+    let rows = b.len() / cols;
+    for letter in moves.chars() {
+        let blank = b.iter().position(|&t| t == 0).expect("a blank");
+        let (r, c) = (blank / cols, blank % cols);
+        let target = match letter {
+            'u' if r > 0 => blank - cols,
+            'd' if r + 1 < rows => blank + cols,
+            'l' if c > 0 => blank - 1,
+            'r' if c + 1 < cols => blank + 1,
+            _ => panic!("illegal move {letter:?} in {moves:?}"),
+        };
+        b.swap(blank, target);
+    }
+    b
+}
+
+/// Checks `slidedb solve` output for [`BOARDS_3X3`]: one line per board,
+/// each an optimal solution that reaches the usual goal.
+fn check_3x3_answers(stdout: &str) {
+    let goal = cells(&Board::solved(Shape::EIGHT));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), BOARDS_3X3.len(), "stdout: {stdout:?}");
+    for ((text, distance), moves) in BOARDS_3X3.iter().zip(lines) {
+        assert_eq!(moves.len(), *distance, "{text}: {moves:?}");
+        assert_eq!(apply(&cells(&board(text)), 3, moves), goal, "{text}");
+    }
+}
+
+/// Checks a table's answers for [`BOARDS_3X3`] in the library.
+fn check_3x3_table<D: AsRef<[u8]>>(table: &Table<D>) {
+    for (text, distance) in BOARDS_3X3 {
+        let b = board(text);
+        let moves = table.solve(&b).expect("a 3x3 table").expect("solvable");
+        assert_eq!(moves.len(), distance, "{text}");
+        assert_eq!(b.apply_all(&moves), Some(*table.goal()), "{text}");
+    }
+}
+
+// ---------------------------------------------------------------------
+// 1. A generator killed at any moment.
+// ---------------------------------------------------------------------
+
+/// When to send SIGKILL to the generator.
+#[derive(Clone, Copy, Debug)]
+enum Moment {
+    /// Right after spawning it: before it starts, or while it starts.
+    AtSpawn,
+    /// Right after it printed a stderr line starting with this.
+    AfterLine(&'static str),
+    /// After the last depth line, as soon as its temporary file appears
+    /// in the folder: during the write (or, if it is quicker than us,
+    /// just after).
+    WhileWriting,
+}
+
+/// The last depth line of the 2x5 search.
+const LAST_DEPTH_2X5: &str = "depth  55:";
+
+/// What a kill left at the output path.
+#[derive(Debug, Default)]
+struct Tally {
+    old: usize,
+    new: usize,
+    /// Kills whose writer had its temporary file in the folder.
+    caught_writing: usize,
+    /// Temporary files left behind.
+    temps_left: usize,
+    /// The smallest and largest of them, in bytes.
+    temp_sizes: Option<(usize, usize)>,
+}
+
+/// Starts `slidedb-gen --size 2x5 --out out --force` and kills it at
+/// `moment`. Returns whether the temporary file was seen at the kill.
+fn kill_gen_2x5(out: &Path, data: &Path, moment: Moment) -> bool {
+    let cwd = tempdir();
+    let dir = out.parent().expect("a folder");
+    // Stale temporary files of earlier kills are not this writer's.
+    let stale = temp_names(dir);
+    let args = ["--size", "2x5", "--out", path_str(out), "--force"];
+    let mut child = command(SLIDEDB_GEN, &args, data, cwd.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start slidedb-gen");
+    // Read stderr on a thread so the test can wait with a timeout.
+    let (send, lines) = mpsc::channel::<String>();
+    let stderr = child.stderr.take().expect("piped stderr");
+    let reader = thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let mut wait_for = |prefix: &str| {
+        loop {
+            match lines.recv_timeout(CHILD_TIMEOUT) {
+                Ok(line) => {
+                    let hit = line.starts_with(prefix);
+                    seen.push(line);
+                    if hit {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    panic!("no line {prefix:?} on stderr ({e}); stderr:\n{seen:#?}");
+                }
+            }
+        }
+    };
+    let mut caught_writing = false;
+    match moment {
+        Moment::AtSpawn => {}
+        Moment::AfterLine(prefix) => wait_for(prefix),
+        Moment::WhileWriting => {
+            wait_for(LAST_DEPTH_2X5);
+            let deadline = Instant::now() + CHILD_TIMEOUT;
+            while Instant::now() < deadline {
+                if temp_names(dir).iter().any(|n| !stale.contains(n)) {
+                    caught_writing = true;
+                    break;
+                }
+                if child.try_wait().expect("try_wait").is_some() {
+                    break;
+                }
+                thread::yield_now();
+            }
+        }
+    }
+    // SIGKILL; harmless if the child has already exited.
+    child.kill().expect("kill slidedb-gen");
+    let status = wait_bounded(&mut child, "killed slidedb-gen");
+    drop(lines);
+    reader.join().expect("stderr reader");
+    // It either died by the signal or had finished successfully.
+    assert!(
+        status.code().is_none() || status.success(),
+        "{moment:?}: slidedb-gen failed: {status}; stderr:\n{seen:#?}"
+    );
+    assert!(names(cwd.path()).is_empty(), "wrote into its cwd");
+    caught_writing
+}
+
+/// Whatever moment the generator is killed at, the output path holds the
+/// previous table byte for byte or the complete new one, never a part;
+/// the folder holds nothing else but hidden `.slidedb-*.tmp` files (a
+/// SIGKILL cannot be cleaned up after).
+#[test]
+fn killed_generator_leaves_the_old_table_or_the_new_one() {
+    let data = tempdir();
+    let dir = tempdir();
+    let out = dir.path().join("table.slidedb");
+    let (code, _, stderr) = run_gen(&["--quiet", "--out", path_str(&out)], data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    let old = fs::read(&out).expect("read the 3x3 table");
+    assert_eq!(old, reference(Shape::EIGHT));
+    let new = reference(shape(2, 5));
+
+    let plan: [(Moment, usize); 7] = [
+        (Moment::AtSpawn, 3),
+        (Moment::AfterLine("slidedb-gen: 2x5 goal"), 3),
+        (Moment::AfterLine("depth   0:"), 3),
+        (Moment::AfterLine("depth  30:"), 3),
+        (Moment::AfterLine("depth  50:"), 3),
+        (Moment::AfterLine(LAST_DEPTH_2X5), 10),
+        (Moment::WhileWriting, 20),
+    ];
+    let mut report = Vec::new();
+    for (moment, times) in plan {
+        let mut tally = Tally::default();
+        for _ in 0..times {
+            let temps_before = temp_names(dir.path());
+            tally.caught_writing += usize::from(kill_gen_2x5(&out, data.path(), moment));
+            let temps = assert_only_table_and_temps(dir.path(), Some("table.slidedb"));
+            for name in temps.iter().filter(|n| !temps_before.contains(n)) {
+                tally.temps_left += 1;
+                let len = fs::metadata(dir.path().join(name)).expect("stat").len() as usize;
+                let (lo, hi) = tally.temp_sizes.unwrap_or((len, len));
+                tally.temp_sizes = Some((lo.min(len), hi.max(len)));
+            }
+            // A temporary file holds a prefix of the new table, never more.
+            for name in &temps {
+                let bytes = fs::read(dir.path().join(name)).expect("read a temp file");
+                assert!(
+                    new.starts_with(&bytes),
+                    "{moment:?}: {name} ({} bytes) is not a prefix of the new table",
+                    bytes.len()
+                );
+            }
+            let now = fs::read(&out).expect("the output path still exists");
+            if now == old {
+                tally.old += 1;
+            } else {
+                // Not the old table: it must be the whole new one.
+                let table = Table::new(&now[..]).unwrap_or_else(|e| {
+                    panic!("{moment:?}: a partial table ({} bytes): {e}", now.len())
+                });
+                table.verify().expect("a complete body");
+                assert_eq!(table.shape(), shape(2, 5));
+                assert_eq!(now, new, "{moment:?}: the new table, byte for byte");
+                tally.new += 1;
+                // Put the old table back for the next attempt.
+                write_atomic(&out, &old, true).expect("restore the old table");
+            }
+        }
+        report.push(format!("{moment:?} x{times}: {tally:?}"));
+    }
+    let stale = temp_names(dir.path());
+    eprintln!(
+        "kill outcomes:\n  {}\nstale temporary files left: {}",
+        report.join("\n  "),
+        stale.len()
+    );
+
+    // A run that is not killed replaces the table, leaves no temporary
+    // file of its own, and leaves the stale ones of killed runs alone.
+    let (code, _, stderr) = run_gen(
+        &[
+            "--quiet",
+            "--size",
+            "2x5",
+            "--out",
+            path_str(&out),
+            "--force",
+        ],
+        data.path(),
+    );
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(fs::read(&out).expect("read"), new);
+    assert_eq!(temp_names(dir.path()), stale);
+}
+
+// ---------------------------------------------------------------------
+// 2. A full or read-only folder.
+// ---------------------------------------------------------------------
+
+/// A tmpfs mounted on a folder; unmounted on drop.
+struct Tmpfs {
+    dir: PathBuf,
+}
+
+impl Tmpfs {
+    /// Mounts a tmpfs with `options` on `dir`, or returns `None` (after a
+    /// note on stderr) where that is not permitted.
+    fn mount(dir: &Path, options: &str, test: &str) -> Option<Tmpfs> {
+        let result = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", options, "tmpfs", path_str(dir)])
+            .stdin(Stdio::null())
+            .output();
+        match result {
+            Ok(out) if out.status.success() => Some(Tmpfs {
+                dir: dir.to_path_buf(),
+            }),
+            Ok(out) => {
+                eprintln!(
+                    "note: {test} skipped: cannot mount a tmpfs ({}): {}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+                None
+            }
+            Err(e) => {
+                eprintln!("note: {test} skipped: cannot run mount: {e}");
+                None
+            }
+        }
+    }
+
+    /// Makes the mount read-only.
+    fn remount_read_only(&self) {
+        let status = Command::new("mount")
+            .args(["-o", "remount,ro", path_str(&self.dir)])
+            .stdin(Stdio::null())
+            .status()
+            .expect("run mount");
+        assert!(status.success(), "remount read-only: {status}");
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let umount = |args: &[&str]| {
+            Command::new("umount")
+                .args(args)
+                .arg(&self.dir)
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        // A lazy unmount if something still holds the mount.
+        if !umount(&[]) && !umount(&["-l"]) {
+            eprintln!("warning: could not unmount {}", self.dir.display());
+        }
+    }
+}
+
+/// Runs `slidedb-gen args` and checks that it fails cleanly because of
+/// `reason`: exit code 2, one error naming `out` and the reason, and the
+/// folder as it was (`before`, the previous table if any, untouched).
+fn assert_write_fails(args: &[&str], out: &Path, reason: &str, before: Option<&[u8]>, data: &Path) {
+    let dir = out.parent().expect("a folder");
+    let listing = names(dir);
+    let (code, stdout, stderr) = run_gen(args, data);
+    assert_eq!(code, 2, "{args:?}: stderr: {stderr}");
+    assert_eq!(stdout, "");
+    let error: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(error.len(), 1, "{args:?}: stderr: {stderr}");
+    assert!(
+        error[0].starts_with("slidedb-gen: error: "),
+        "stderr: {stderr}"
+    );
+    assert!(error[0].contains(path_str(out)), "no path: {stderr}");
+    assert!(error[0].contains(reason), "no {reason:?}: {stderr}");
+    assert_eq!(names(dir), listing, "{args:?}: the folder changed");
+    assert!(temp_names(dir).is_empty(), "a temporary file was left");
+    let name = out.file_name().expect("a name").to_str().expect("UTF-8");
+    match before {
+        Some(bytes) => assert_eq!(fs::read(out).expect("read"), bytes, "{args:?}"),
+        None => assert!(!names(dir).iter().any(|n| n == name), "{args:?}"),
+    }
+}
+
+/// A table bigger than the free space: exit code 2 with the path and
+/// "No space left on device", the previous table untouched, no temporary
+/// file left.
+#[test]
+fn full_disk_fails_cleanly_and_keeps_the_old_table() {
+    let data = tempdir();
+    let dir = tempdir();
+    // 64 KiB: room for the 3x3 table (45 KB) but not the 2x5 (454 KB).
+    let Some(mount) = Tmpfs::mount(dir.path(), "size=64k,mode=700", "full_disk") else {
+        return;
+    };
+    let out = mount.dir.join("table.slidedb");
+    let out_s = path_str(&out);
+    let (code, _, stderr) = run_gen(&["--quiet", "--out", out_s], data.path());
+    assert_eq!(code, 0, "the 3x3 table should fit; stderr: {stderr}");
+    let old = fs::read(&out).expect("read");
+
+    let args = ["--quiet", "--size", "2x5", "--out", out_s, "--force"];
+    assert_write_fails(
+        &args,
+        &out,
+        "No space left on device",
+        Some(&old),
+        data.path(),
+    );
+    // Without a previous table: nothing at all is left.
+    let other = mount.dir.join("other.slidedb");
+    let args = ["--quiet", "--size", "2x5", "--out", path_str(&other)];
+    assert_write_fails(&args, &other, "No space left on device", None, data.path());
+    // The old table still answers.
+    let (code, stdout, stderr) = run_solve(
+        &["solve", "--table", out_s, BOARDS_3X3[0].0, BOARDS_3X3[1].0],
+        data.path(),
+    );
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(stdout.lines().map(str::len).collect::<Vec<_>>(), [31, 31]);
+}
+
+/// A read-only folder: exit code 2 with the path and "Read-only file
+/// system", found before the search is spent, the previous table
+/// untouched and still usable.
+#[test]
+fn read_only_folder_fails_before_the_search_and_keeps_the_old_table() {
+    let data = tempdir();
+    let dir = tempdir();
+    let Some(mount) = Tmpfs::mount(dir.path(), "size=4m,mode=700", "read_only") else {
+        return;
+    };
+    let out = mount.dir.join("table.slidedb");
+    let out_s = path_str(&out);
+    let (code, _, stderr) = run_gen(&["--quiet", "--out", out_s], data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    let old = fs::read(&out).expect("read");
+    mount.remount_read_only();
+
+    for args in [
+        vec!["--size", "2x5", "--out", out_s, "--force"],
+        vec!["--quiet", "--out", out_s, "--force"],
+    ] {
+        assert_write_fails(
+            &args,
+            &out,
+            "Read-only file system",
+            Some(&old),
+            data.path(),
+        );
+    }
+    let other = mount.dir.join("other.slidedb");
+    let args = ["--size", "2x5", "--out", path_str(&other)];
+    assert_write_fails(&args, &other, "Read-only file system", None, data.path());
+    // The folder is found unwritable before the search: no depth line.
+    let (_, _, stderr) = run_gen(&["--size", "2x5", "--out", out_s, "--force"], data.path());
+    assert!(!stderr.contains("depth"), "searched first: {stderr}");
+
+    // Queries need no write access.
+    let mut args = vec!["solve", "--table", out_s];
+    args.extend(BOARDS_3X3.iter().map(|(b, _)| *b));
+    let (code, stdout, stderr) = run_solve(&args, data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    check_3x3_answers(&stdout);
+}
+
+/// `slidedb solve` builds a missing small table and saves it in the data
+/// folder; a full or read-only data folder only costs the saving: the
+/// answers are right, the reason is named, and nothing is left there.
+#[test]
+fn query_answers_when_its_data_folder_is_full_or_read_only() {
+    let full = tempdir();
+    // 16 KiB: too small for the 3x3 table.
+    let Some(full_mount) = Tmpfs::mount(full.path(), "size=16k,mode=700", "query_full") else {
+        return;
+    };
+    let read_only = tempdir();
+    let Some(ro_mount) = Tmpfs::mount(read_only.path(), "ro,mode=700", "query_read_only") else {
+        return;
+    };
+    let mut args = vec!["solve"];
+    args.extend(BOARDS_3X3.iter().map(|(b, _)| *b));
+    for (mount, reason) in [
+        (&full_mount, "No space left on device"),
+        (&ro_mount, "Read-only file system"),
+    ] {
+        let (code, stdout, stderr) = run_solve(&args, &mount.dir);
+        assert_eq!(code, 0, "stderr: {stderr}");
+        check_3x3_answers(&stdout);
+        assert!(stderr.contains("could not save"), "stderr: {stderr}");
+        assert!(stderr.contains(reason), "stderr: {stderr}");
+        assert_eq!(names(&mount.dir), Vec::<String>::new());
+    }
+}
+
+// ---------------------------------------------------------------------
+// 3. Queries while the table is replaced.
+// ---------------------------------------------------------------------
+
+/// Regenerating a table with `--force` over and over while 50 `slidedb
+/// solve --table` processes query it: every query opens a complete table
+/// (its body checksum is checked on open) and answers right.
+#[test]
+fn queries_during_regeneration_always_see_a_whole_table() {
+    const MIN_REGENERATIONS: usize = 20;
+    const MAX_REGENERATIONS: usize = 2000;
+    const QUERY_THREADS: usize = 5;
+    const QUERIES_PER_THREAD: usize = 10;
+
+    let data = Arc::new(tempdir());
+    let dir = tempdir();
+    let out = dir.path().join("table.slidedb");
+    let out_s = path_str(&out).to_string();
+    let (code, _, stderr) = run_gen(&["--quiet", "--out", &out_s], data.path());
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert_eq!(fs::read(&out).expect("read"), reference(Shape::EIGHT));
+
+    let queries_done = Arc::new(AtomicBool::new(false));
+    let during = Arc::new(AtomicUsize::new(0));
+    let regenerate = {
+        let (data, out_s) = (data.clone(), out_s.clone());
+        let (queries_done, during) = (queries_done.clone(), during.clone());
+        thread::spawn(move || {
+            let mut n = 0;
+            while n < MAX_REGENERATIONS {
+                let done = queries_done.load(Ordering::SeqCst);
+                if done && n >= MIN_REGENERATIONS {
+                    break;
+                }
+                let args = ["--quiet", "--force", "--out", &out_s];
+                let (code, _, stderr) = run_gen(&args, data.path());
+                assert_eq!(code, 0, "regeneration {n}: {stderr}");
+                n += 1;
+                if !done {
+                    during.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            n
+        })
+    };
+    let queriers: Vec<_> = (0..QUERY_THREADS)
+        .map(|_| {
+            let (data, out_s, during) = (data.clone(), out_s.clone(), during.clone());
+            thread::spawn(move || {
+                let mut last = usize::MAX;
+                for _ in 0..QUERIES_PER_THREAD {
+                    // Spread the queries over the regenerations: at least
+                    // one between two queries of a thread.
+                    let deadline = Instant::now() + CHILD_TIMEOUT;
+                    while during.load(Ordering::SeqCst) == last {
+                        assert!(Instant::now() < deadline, "no regeneration");
+                        thread::sleep(Duration::from_millis(1));
+                    }
+                    last = during.load(Ordering::SeqCst);
+                    let mut args = vec!["solve", "--table", &out_s];
+                    args.extend(BOARDS_3X3.iter().map(|(b, _)| *b));
+                    let (code, stdout, stderr) = run_solve(&args, data.path());
+                    assert_eq!(code, 0, "stderr: {stderr}");
+                    assert_eq!(stderr, "");
+                    check_3x3_answers(&stdout);
+                }
+            })
+        })
+        .collect();
+    let mut failed = None;
+    for q in queriers {
+        if let Err(e) = q.join() {
+            failed.get_or_insert(e);
+        }
+    }
+    queries_done.store(true, Ordering::SeqCst);
+    let regenerations = regenerate.join().expect("the regeneration loop");
+    if let Some(e) = failed {
+        std::panic::resume_unwind(e);
+    }
+    eprintln!(
+        "{} queries; {regenerations} regenerations, {} of them while querying",
+        QUERY_THREADS * QUERIES_PER_THREAD,
+        during.load(Ordering::SeqCst)
+    );
+    assert!(regenerations >= MIN_REGENERATIONS);
+    assert_eq!(fs::read(&out).expect("read"), reference(Shape::EIGHT));
+    assert_eq!(names(dir.path()), ["table.slidedb"]);
+}
+
+/// A memory-mapped table keeps answering from the file it opened while
+/// `write_atomic` replaces the path with other tables: each map holds its
+/// own file, and a new open sees the newest.
+#[test]
+fn a_mapped_table_survives_replacement_of_its_file() {
+    let dir = tempdir();
+    let path = dir.path().join("table.slidedb");
+    let first = reference(Shape::EIGHT);
+    write_atomic(&path, first, false).expect("write the first table");
+    let mapped = Table::open_path(&path).expect("map the first table");
+    mapped.verify().expect("verify");
+    check_3x3_table(&mapped);
+
+    // Other tables, all different from the first: the 3x3 class of goals
+    // with the blank in the centre, and the 2x3 puzzle.
+    let centre = *GoalClass::of(&board("1 2 3 4 0 5 6 7 8")).canonical();
+    let others = [
+        generate(&centre, |_| {}).expect("generate").into_inner(),
+        generate(&Board::solved(shape(2, 3)), |_| {})
+            .expect("generate")
+            .into_inner(),
+    ];
+    assert!(others.iter().all(|o| o.as_slice() != first));
+    let mut maps = Vec::new();
+    for round in 0..6 {
+        let bytes = &others[round % others.len()];
+        write_atomic(&path, bytes, true).expect("replace the table");
+        let map = Table::open_path(&path).expect("map the replacement");
+        assert_eq!(map.as_bytes(), bytes.as_slice(), "round {round}");
+        maps.push((round, map));
+        // The first map still holds the first file, whole.
+        assert_eq!(mapped.as_bytes(), first, "round {round}");
+        mapped.verify().expect("the first map's body");
+        check_3x3_table(&mapped);
+    }
+    for (round, map) in &maps {
+        assert_eq!(map.as_bytes(), others[round % others.len()].as_slice());
+        map.verify().expect("an older map's body");
+    }
+    assert_eq!(names(dir.path()), ["table.slidedb"]);
+}
+
+/// A table written by `write_atomic` gets the permissions any new file
+/// gets (here: like `fs::write`'s, under the same umask), also when it
+/// replaces one, not the owner-only mode of a temporary file.
+#[cfg(unix)]
+#[test]
+fn a_written_table_has_the_mode_of_an_ordinary_new_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| fs::metadata(p).expect("metadata").permissions().mode() & 0o777;
+    let dir = tempdir();
+    let plain = dir.path().join("plain");
+    fs::write(&plain, b"x").expect("write a plain file");
+    let path = dir.path().join("table.slidedb");
+    write_atomic(&path, reference(Shape::EIGHT), false).expect("write");
+    assert_eq!(mode(&path), mode(&plain), "a new table");
+    write_atomic(&path, reference(Shape::EIGHT), true).expect("replace");
+    assert_eq!(mode(&path), mode(&plain), "a replaced table");
+}
