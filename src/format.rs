@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Shape};
+use crate::generate::MAX_TABLE_CELLS;
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"SLIDEDB\0";
@@ -401,6 +402,14 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Layout, TableError> {
 fn check_metadata(m: &Metadata, body_bytes: u64) -> Result<Board, TableError> {
     let shape = Shape::new(m.rows as usize, m.cols as usize)
         .map_err(|e| metadata_error(format!("size: {e}")))?;
+    // No slidedb writes a larger full table (their bodies would be 10 GB
+    // and up): such a file, sparse and costing nothing on disk, must not
+    // open as if it were one.
+    if shape.cells() > MAX_TABLE_CELLS {
+        return Err(metadata_error(format!(
+            "size {shape}: full tables go up to {MAX_TABLE_CELLS} cells"
+        )));
+    }
     let goal =
         Board::from_tiles(shape, &m.goal).map_err(|e| metadata_error(format!("goal: {e}")))?;
     if m.states != shape.states() {

@@ -36,7 +36,7 @@ pub enum SolveError {
 /// tells which neighbour is one move closer, and the greedy descent from any
 /// board is an optimal solution.
 ///
-/// `Table` is generic over its bytes: [`generate`](crate::generate) builds a
+/// `Table` is generic over its bytes: [`generate`](fn@crate::generate) builds a
 /// `Table<Vec<u8>>`, and [`Table::open_path`] memory-maps a file.
 ///
 /// ```
