@@ -4,6 +4,8 @@
 //! table folder (`SLIDEDB_DATA`) and its own working directory, both
 //! temporary, so nothing is read from or written into the repository.
 
+mod common;
+
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -110,29 +112,9 @@ fn cells(text: &str) -> Vec<u8> {
         .collect()
 }
 
-/// Applies one move to `board` (`cols` wide): the letter is the direction
-/// the blank goes. Fails the test on an illegal move.
-fn apply_one(board: &mut [u8], cols: usize, letter: char) {
-    let rows = board.len() / cols;
-    let blank = board.iter().position(|&t| t == 0).expect("a blank");
-    let (r, c) = (blank / cols, blank % cols);
-    let target = match letter {
-        'u' if r > 0 => blank - cols,
-        'd' if r + 1 < rows => blank + cols,
-        'l' if c > 0 => blank - 1,
-        'r' if c + 1 < cols => blank + 1,
-        _ => panic!("illegal move {letter:?} with the blank at row {r}, column {c}"),
-    };
-    board.swap(blank, target);
-}
-
 /// The board after every move of `moves`.
 fn apply(board: &[u8], cols: usize, moves: &str) -> Vec<u8> {
-    let mut b = board.to_vec();
-    for letter in moves.chars() {
-        apply_one(&mut b, cols, letter);
-    }
-    b
+    common::apply_letters(board, cols, moves)
 }
 
 /// The board as `slidedb solve --steps` draws it: rows of cells split by a
@@ -378,7 +360,7 @@ fn solve_steps_prints_moves_then_grids() {
     let mut here = cells(board);
     let mut expected = format!("\nstep 0 of 31\n{}", grid(&here, 3));
     for (i, letter) in first.chars().enumerate() {
-        apply_one(&mut here, 3, letter);
+        common::apply_letter(&mut here, 3, letter);
         expected.push_str(&format!(
             "\nstep {} of 31: {letter}\n{}",
             i + 1,

@@ -6,6 +6,8 @@
 //! full or read-only folder mount a small tmpfs, and skip themselves (with
 //! a note on stderr) where mounting is not permitted.
 
+mod common;
+
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -192,21 +194,7 @@ fn cells(board: &Board) -> Vec<u8> {
 /// Applies `moves` (letters: where the blank goes) to `cells`, `cols`
 /// wide; fails the test on an illegal move or letter.
 fn apply(cells: &[u8], cols: usize, moves: &str) -> Vec<u8> {
-    let mut b = cells.to_vec();
-    let rows = b.len() / cols;
-    for letter in moves.chars() {
-        let blank = b.iter().position(|&t| t == 0).expect("a blank");
-        let (r, c) = (blank / cols, blank % cols);
-        let target = match letter {
-            'u' if r > 0 => blank - cols,
-            'd' if r + 1 < rows => blank + cols,
-            'l' if c > 0 => blank - 1,
-            'r' if c + 1 < cols => blank + 1,
-            _ => panic!("illegal move {letter:?} in {moves:?}"),
-        };
-        b.swap(blank, target);
-    }
-    b
+    common::apply_letters(cells, cols, moves)
 }
 
 /// Checks `slidedb solve` output for [`BOARDS_3X3`]: one line per board,

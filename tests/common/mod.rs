@@ -142,3 +142,28 @@ pub fn solve_and_check(
     let found = solver.solve(board, algorithm, heuristic).unwrap();
     check_answer(board, found.moves.as_deref(), algorithm.is_optimal())
 }
+
+/// Applies one move letter (the direction the blank goes) to `cells`,
+/// `cols` wide; fails the test on an illegal move.
+pub fn apply_letter(cells: &mut [u8], cols: usize, letter: char) {
+    let rows = cells.len() / cols;
+    let blank = cells.iter().position(|&t| t == 0).expect("a blank");
+    let (r, c) = (blank / cols, blank % cols);
+    let target = match letter {
+        'u' if r > 0 => blank - cols,
+        'd' if r + 1 < rows => blank + cols,
+        'l' if c > 0 => blank - 1,
+        'r' if c + 1 < cols => blank + 1,
+        _ => panic!("illegal move {letter:?} with the blank at row {r}, column {c}"),
+    };
+    cells.swap(blank, target);
+}
+
+/// The cells after every letter of `moves`.
+pub fn apply_letters(cells: &[u8], cols: usize, moves: &str) -> Vec<u8> {
+    let mut b = cells.to_vec();
+    for letter in moves.chars() {
+        apply_letter(&mut b, cols, letter);
+    }
+    b
+}
