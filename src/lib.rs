@@ -35,6 +35,7 @@
 //! - [`generate`](mod@generate): the parallel BFS that builds a table.
 //! - [`search`]: A*, IDA*, BFS, DFS and IDDFS over successor closures.
 //! - [`solver`]: those searches applied to boards, with their heuristics.
+//! - [`pdb`]: additive pattern databases, for boards beyond full tables.
 //! - [`random`]: reproducible random boards, for samples and benchmarks.
 //! - [`store`]: file names and the atomic write.
 //! - [`symmetry`]: every goal answered from one table per class of blank
@@ -46,6 +47,7 @@
 pub mod board;
 pub mod format;
 pub mod generate;
+pub mod pdb;
 pub mod random;
 pub mod rank;
 pub mod search;
