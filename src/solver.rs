@@ -246,44 +246,18 @@ impl Solver {
             Algorithm::AStar | Algorithm::IdaStar => {
                 // Nodes carry their estimate: a move changes the Manhattan
                 // distance of one tile only, so it is updated, not redone.
-                let estimate = |b: &Board| match heuristic {
-                    Heuristic::Manhattan => self.manhattan(b),
-                    Heuristic::LinearConflict => self.linear_conflict(b),
+                let start = match heuristic {
+                    Heuristic::Manhattan => self.manhattan(board),
+                    Heuristic::LinearConflict => self.linear_conflict(board),
                 };
-                let successors = |n: &Scored| {
-                    let n = *n;
-                    adjacency
-                        .from(n.board.blank())
-                        .iter()
-                        .map(move |&(_, target)| {
-                            let board = n.board.slide_from(target as usize);
-                            let h = match heuristic {
-                                Heuristic::Manhattan => {
-                                    let tile = n.board.tile(target as usize) as usize;
-                                    n.h + self.distance[tile][n.board.blank()] as u32
-                                        - self.distance[tile][target as usize] as u32
-                                }
-                                Heuristic::LinearConflict => self.linear_conflict(&board),
-                            };
-                            Scored { board, h }
-                        })
-                };
-                let start = Scored {
-                    board: *board,
-                    h: estimate(board),
-                };
-                let success = |n: &Scored| n.board == goal;
-                let outcome = if algorithm == Algorithm::AStar {
-                    search::astar(start, successors, |n| n.h, success)
-                } else {
-                    search::idastar(start, successors, |n| n.h, success, MAX_DEPTH)
-                };
-                search::Outcome {
-                    path: outcome
-                        .path
-                        .map(|p| p.into_iter().map(|n| n.board).collect()),
-                    stats: outcome.stats,
-                }
+                self.informed(board, algorithm, start, |n, target, next| match heuristic {
+                    Heuristic::Manhattan => {
+                        let tile = n.board.tile(target) as usize;
+                        n.h + self.distance[tile][n.board.blank()] as u32
+                            - self.distance[tile][target] as u32
+                    }
+                    Heuristic::LinearConflict => self.linear_conflict(next),
+                })
             }
             Algorithm::Bfs | Algorithm::Dfs | Algorithm::Iddfs => {
                 let successors = |b: &Board| {
@@ -306,6 +280,88 @@ impl Solver {
             moves: Some(path_moves(&path, board.shape())),
             stats: outcome.stats,
         })
+    }
+
+    /// Solves `board` with A* or IDA* under any estimate that never
+    /// overestimates, such as an additive pattern database (the other
+    /// algorithms use no estimate and are run as by [`solve`](Solver::solve)).
+    ///
+    /// ```
+    /// use slidedb::{Algorithm, Board, Shape, Solver, pdb::AdditivePatterns};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let pdbs = AdditivePatterns::build(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap();
+    /// let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+    /// let found = Solver::new(&goal).solve_estimated(&board, Algorithm::IdaStar, |b| pdbs.estimate(b)).unwrap();
+    /// assert_eq!(found.moves.unwrap().len(), 31);
+    /// ```
+    pub fn solve_estimated(
+        &self,
+        board: &Board,
+        algorithm: Algorithm,
+        estimate: impl Fn(&Board) -> u32,
+    ) -> Result<Solution, SolveError> {
+        if !matches!(algorithm, Algorithm::AStar | Algorithm::IdaStar) {
+            return self.solve(board, algorithm, Heuristic::Manhattan);
+        }
+        check_shape(self.goal.shape(), board.shape())?;
+        if !board.can_reach(&self.goal) {
+            return Ok(Solution {
+                moves: None,
+                stats: Stats::default(),
+            });
+        }
+        let outcome = self.informed(board, algorithm, estimate(board), |_, _, next| {
+            estimate(next)
+        });
+        let path = outcome.path.expect("a solvable board is always reached");
+        Ok(Solution {
+            moves: Some(path_moves(&path, board.shape())),
+            stats: outcome.stats,
+        })
+    }
+
+    /// A* or IDA* from `board`, each node carrying its estimate: `start`
+    /// for the board, `next(node, target, board)` for the board reached by
+    /// moving the blank of `node` to `target`.
+    fn informed(
+        &self,
+        board: &Board,
+        algorithm: Algorithm,
+        start: u32,
+        next: impl Fn(&Scored, usize, &Board) -> u32,
+    ) -> search::Outcome<Board> {
+        let adjacency = &self.adjacency;
+        let goal = self.goal;
+        let successors = |n: &Scored| {
+            let n = *n;
+            let next = &next;
+            adjacency
+                .from(n.board.blank())
+                .iter()
+                .map(move |&(_, target)| {
+                    let board = n.board.slide_from(target as usize);
+                    Scored {
+                        board,
+                        h: next(&n, target as usize, &board),
+                    }
+                })
+        };
+        let start = Scored {
+            board: *board,
+            h: start,
+        };
+        let success = |n: &Scored| n.board == goal;
+        let outcome = if algorithm == Algorithm::AStar {
+            search::astar(start, successors, |n| n.h, success)
+        } else {
+            search::idastar(start, successors, |n| n.h, success, MAX_DEPTH)
+        };
+        search::Outcome {
+            path: outcome
+                .path
+                .map(|p| p.into_iter().map(|n| n.board).collect()),
+            stats: outcome.stats,
+        }
     }
 }
 

@@ -50,3 +50,43 @@ fn admissible_on_a_large_sample_of_three_by_four_boards() {
         "mean estimate {sum_h} vs distance {sum_d}"
     );
 }
+
+/// The easiest of Korf's 100 15-puzzle instances, solved optimally by IDA*
+/// with additive 5-5-5 pattern databases (the lengths are Korf's).
+#[test]
+fn solves_the_easiest_korf_instances_optimally() {
+    use slidedb::{Algorithm, Solver};
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
+    let pdbs = AdditivePatterns::build(
+        &goal,
+        &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]],
+    )
+    .unwrap();
+    let solver = Solver::new(&goal);
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/korf100.txt"
+    ))
+    .unwrap();
+    let mut instances: Vec<(u32, Board, u32)> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let board = Board::parse(&f[1..17].join(" "), Some(shape)).unwrap();
+            (f[0].parse().unwrap(), board, f[17].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(instances.len(), 100);
+    assert_eq!(instances.iter().map(|i| i.2).sum::<u32>(), 5305);
+    instances.sort_by_key(|i| i.2);
+    for (id, board, length) in instances.iter().take(3) {
+        assert!(pdbs.estimate(board) <= *length, "#{id}");
+        let found = solver
+            .solve_estimated(board, Algorithm::IdaStar, |b| pdbs.estimate(b))
+            .unwrap();
+        let moves = found.moves.unwrap();
+        assert_eq!(moves.len() as u32, *length, "#{id}");
+        assert!(common::leads_to(board, &moves, &goal), "#{id}");
+    }
+}
