@@ -191,9 +191,11 @@ impl AdditivePatterns {
                 }
             }
         }
+        // The groups' searches are independent: one per core.
+        use rayon::prelude::*;
         Ok(AdditivePatterns {
             groups: groups
-                .iter()
+                .par_iter()
                 .map(|g| PatternDatabase::build(goal, g))
                 .collect::<Result<_, _>>()?,
         })
