@@ -199,9 +199,7 @@ impl Indexer {
             digit_sum += d as u32;
         }
         // The second-to-last digit fixes the parity; the last is always 0.
-        let row = blank / self.shape.cols();
-        let want = (self.parity as usize + (self.shape.cols() - 1) * row) % 2;
-        digits[m - 2] = ((want as u32 + digit_sum) % 2) as u8;
+        digits[m - 2] = ((self.parity_at(blank) as u32 + digit_sum) % 2) as u8;
         // Digits to tiles: the d-th smallest tile not yet used.
         let mut free: u32 = ((1u32 << n) - 1) & !1; // tiles 1 ..= m
         let mut cells = [0u8; MAX_CELLS];
