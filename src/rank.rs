@@ -221,6 +221,70 @@ impl Indexer {
     }
 }
 
+/// The number of ordered placements of `k` distinct tiles in `n` cells:
+/// n! / (n − k)!, the entries of a pattern database.
+///
+/// ```
+/// assert_eq!(slidedb::rank::placement_count(16, 8), 518_918_400);
+/// ```
+pub fn placement_count(n: usize, k: usize) -> u64 {
+    (n - k + 1..=n).map(|x| x as u64).product()
+}
+
+/// The rank of an ordered placement of distinct `cells` among `n`, in
+/// `0 ..` [`placement_count`]`(n, cells.len())`: the mixed-radix number
+/// whose digit `i` is `cells[i]` less the earlier cells below it (radix
+/// `n − i`, the first cell most significant).
+///
+/// ```
+/// use slidedb::rank::{placement_count, placement_rank};
+/// assert_eq!(placement_rank(&[0, 1, 2], 16), 0);
+/// assert_eq!(placement_rank(&[15, 14, 13], 16), placement_count(16, 3) - 1);
+/// ```
+#[inline]
+pub fn placement_rank(cells: &[u8], n: usize) -> u64 {
+    let mut used = 0u32;
+    let mut r = 0u64;
+    for (i, &c) in cells.iter().enumerate() {
+        let below = (used & ((1u32 << c) - 1)).count_ones() as u64;
+        r = r * (n - i) as u64 + (c as u64 - below);
+        used |= 1 << c;
+    }
+    r
+}
+
+/// The placement of `cells.len()` tiles among `n` cells whose
+/// [`placement_rank`] is `rank` (which must be below the count), written
+/// into `cells`.
+///
+/// ```
+/// use slidedb::rank::{placement_rank, placement_unrank};
+/// let mut cells = [0u8; 3];
+/// placement_unrank(placement_rank(&[7, 2, 5], 9), 9, &mut cells);
+/// assert_eq!(cells, [7, 2, 5]);
+/// ```
+pub fn placement_unrank(mut rank: u64, n: usize, cells: &mut [u8]) {
+    let k = cells.len();
+    // Digits, least significant (last cell) first.
+    let mut digits = [0u8; MAX_CELLS];
+    for i in (0..k).rev() {
+        let radix = (n - i) as u64;
+        digits[i] = (rank % radix) as u8;
+        rank /= radix;
+    }
+    let mut used = 0u32;
+    for i in 0..k {
+        // The digits[i]-th free cell, counting from 0.
+        let mut free = !used;
+        for _ in 0..digits[i] {
+            free &= free - 1;
+        }
+        let c = free.trailing_zeros() as u8;
+        cells[i] = c;
+        used |= 1 << c;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,6 +339,23 @@ mod tests {
                     let board = ix.unrank(Index(i)).unwrap();
                     assert_eq!(ix.rank(&board), Some(Index(i)), "{shape} {i}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn placement_ranks_are_a_bijection() {
+        for (n, k) in [(6, 3), (9, 4), (12, 2), (16, 1)] {
+            let count = placement_count(n, k) as usize;
+            let mut seen = vec![false; count];
+            let mut cells = [0u8; 8];
+            for r in 0..count as u64 {
+                placement_unrank(r, n, &mut cells[..k]);
+                let distinct = cells[..k].iter().fold(0u32, |m, &c| m | 1 << c);
+                assert_eq!(distinct.count_ones() as usize, k);
+                assert!(cells[..k].iter().all(|&c| (c as usize) < n));
+                assert_eq!(placement_rank(&cells[..k], n), r);
+                assert!(!std::mem::replace(&mut seen[r as usize], true));
             }
         }
     }

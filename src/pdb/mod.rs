@@ -9,9 +9,10 @@
 //! values of disjoint groups add up to an estimate that never exceeds the
 //! true distance, for IDA*.
 
-use std::collections::VecDeque;
+mod build;
 
-use crate::board::{Adjacency, Board, MAX_CELLS, Shape};
+use crate::board::{Board, MAX_CELLS, Shape};
+use crate::rank::{placement_count as placements, placement_rank};
 
 /// Why a pattern database could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -39,11 +40,6 @@ pub struct PatternDatabase {
     tiles: Vec<u8>,
     /// `distance[rank(placement)]`.
     distance: Vec<u8>,
-}
-
-/// The number of ordered placements of `k` distinct items in `n` cells.
-fn placements(n: usize, k: usize) -> u64 {
-    (n - k + 1..=n).map(|x| x as u64).product()
 }
 
 impl PatternDatabase {
@@ -78,51 +74,7 @@ impl PatternDatabase {
                 placements: placements(n, k),
             });
         }
-        let adjacency = Adjacency::new(shape);
-        let count = placements(n, k) as usize;
-        let mut distance = vec![u8::MAX; count];
-        // Visited (placement, blank) pairs, one bit each.
-        let mut seen = vec![0u64; (count * n).div_ceil(64)];
-        let home: Vec<u8> = group
-            .iter()
-            .map(|&t| {
-                (0..n)
-                    .find(|&c| goal.tile(c) == t)
-                    .expect("the goal has every tile") as u8
-            })
-            .collect();
-        let mut start = [0u8; 8];
-        start[..k].copy_from_slice(&home);
-        let mut layer: VecDeque<([u8; 8], u8)> = VecDeque::from([(start, goal.blank() as u8)]);
-        let mut next: Vec<([u8; 8], u8)> = Vec::new();
-        let mut depth = 0u8;
-        while !layer.is_empty() {
-            // Within a layer, moving another tile costs nothing: those
-            // states join this layer; moving a group tile starts the next.
-            while let Some((cells, blank)) = layer.pop_front() {
-                let r = rank(&cells[..k], n);
-                let bit = r * n + blank as usize;
-                if seen[bit / 64] >> (bit % 64) & 1 != 0 {
-                    continue;
-                }
-                seen[bit / 64] |= 1 << (bit % 64);
-                if distance[r] == u8::MAX {
-                    distance[r] = depth;
-                }
-                for &(_, to) in adjacency.from(blank as usize) {
-                    match cells[..k].iter().position(|&c| c == to) {
-                        None => layer.push_back((cells, to)),
-                        Some(i) => {
-                            let mut moved = cells;
-                            moved[i] = blank;
-                            next.push((moved, to));
-                        }
-                    }
-                }
-            }
-            depth = depth.checked_add(1).expect("pattern distances fit a byte");
-            layer.extend(next.drain(..));
-        }
+        let distance = build::group_distances(goal, &group, &mut |_, _| {});
         Ok(PatternDatabase {
             shape,
             tiles: group,
@@ -147,22 +99,8 @@ impl PatternDatabase {
                 cells[i] = c as u8;
             }
         }
-        self.distance[rank(&cells[..self.tiles.len()], n)] as u32
+        self.distance[placement_rank(&cells[..self.tiles.len()], n) as usize] as u32
     }
-}
-
-/// The rank of an ordered placement of distinct cells among `n`: the
-/// mixed-radix number whose digit `i` is cell `i` less the earlier cells
-/// below it (radix `n - i`).
-fn rank(cells: &[u8], n: usize) -> usize {
-    let mut used = 0u32;
-    let mut r = 0usize;
-    for (i, &c) in cells.iter().enumerate() {
-        let below = (used & ((1u32 << c) - 1)).count_ones() as usize;
-        r = r * (n - i) + (c as usize - below);
-        used |= 1 << c;
-    }
-    r
 }
 
 /// Disjoint pattern databases whose estimates add up.
@@ -217,21 +155,6 @@ mod tests {
     use super::*;
     use crate::rank::{Index, Indexer};
     use crate::{generate, solver::Solver};
-
-    #[test]
-    fn placement_ranks_are_a_bijection() {
-        let n = 6;
-        let mut seen = vec![false; placements(n, 3) as usize];
-        for a in 0..n as u8 {
-            for b in (0..n as u8).filter(|&b| b != a) {
-                for c in (0..n as u8).filter(|&c| c != a && c != b) {
-                    let r = rank(&[a, b, c], n);
-                    assert!(!std::mem::replace(&mut seen[r], true));
-                }
-            }
-        }
-        assert!(seen.iter().all(|&s| s));
-    }
 
     /// On every 3x3 board the additive estimate never exceeds the true
     /// distance, is at least Manhattan's, and is exact somewhere far away.
