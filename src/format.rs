@@ -23,9 +23,14 @@ pub const HEADER_LEN: usize = 64;
 pub const BODY_ALIGN: usize = 64;
 /// Table kind 1: a full distance table over every state.
 pub const KIND_FULL: u16 = 1;
+/// Table kind 2: an additive pattern database, one byte per placement of
+/// each group's tiles.
+pub const KIND_PATTERN: u16 = 2;
 /// Entry encoding 1: 2 bits an entry, the distance mod 3, four a byte,
 /// entry `i` in bits `2·(i mod 4)` of byte `i / 4`; `3` marks no state.
 pub const ENCODING_MOD3: u16 = 1;
+/// Entry encoding 2: one byte an entry, the distance itself.
+pub const ENCODING_BYTE: u16 = 2;
 /// The most metadata bytes a reader accepts.
 pub const MAX_METADATA_LEN: u64 = 1 << 20;
 /// The most hardest states the metadata lists.
@@ -135,6 +140,15 @@ pub enum TableError {
         /// The kind read.
         got: u16,
     },
+    /// A file of the other kind: a pattern database where a full table was
+    /// wanted, or the reverse.
+    #[error("this file is {got}, not {expected}: check the path (pattern databases are for --pdb)")]
+    WrongKind {
+        /// What was wanted.
+        expected: &'static str,
+        /// What the file is.
+        got: &'static str,
+    },
     /// An entry encoding this crate does not know.
     #[error("unknown entry encoding {got}: made by a newer slidedb? regenerate it")]
     Encoding {
@@ -178,6 +192,25 @@ pub(crate) struct Metadata {
     pub hardest: Vec<Vec<u8>>,
 }
 
+/// What a pattern database's metadata section holds (bincode 2, standard
+/// configuration).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct PatternMetadata {
+    /// The program that wrote the file.
+    pub generator: String,
+    /// Board rows.
+    pub rows: u8,
+    /// Board columns.
+    pub cols: u8,
+    /// The goal's cells in reading order, 0 for the blank.
+    pub goal: Vec<u8>,
+    /// The groups of tiles, each ascending; the body holds their entries
+    /// in this order.
+    pub groups: Vec<Vec<u8>>,
+    /// `layers[g][d]`: placements of group `g` whose entry is `d`.
+    pub layers: Vec<Vec<u64>>,
+}
+
 /// The fixed header, as read or to be written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Header {
@@ -192,11 +225,19 @@ pub(crate) struct Header {
 }
 
 /// A checked view of a table's bytes: where each section lies.
-pub(crate) struct Layout {
+pub(crate) struct Layout<M = Metadata> {
     pub header: Header,
-    pub metadata: Metadata,
+    pub metadata: M,
     pub goal: Board,
     pub body: std::ops::Range<usize>,
+}
+
+/// What one kind of file is called in messages.
+fn kind_name(kind: u16) -> &'static str {
+    match kind {
+        KIND_FULL => "a full distance table",
+        _ => "a pattern database",
+    }
 }
 
 fn bincode_config() -> impl bincode::config::Config {
@@ -210,13 +251,22 @@ pub(crate) fn body_len(states: u64) -> u64 {
 
 /// Lays out a whole table file: header, metadata, zero padding, body.
 pub(crate) fn encode(metadata: &Metadata, body: &[u8]) -> Vec<u8> {
+    encode_kind(KIND_FULL, ENCODING_MOD3, metadata, body)
+}
+
+/// Lays out a whole pattern database file.
+pub(crate) fn encode_pattern(metadata: &PatternMetadata, body: &[u8]) -> Vec<u8> {
+    encode_kind(KIND_PATTERN, ENCODING_BYTE, metadata, body)
+}
+
+fn encode_kind<M: Serialize>(kind: u16, encoding: u16, metadata: &M, body: &[u8]) -> Vec<u8> {
     let meta = bincode::serde::encode_to_vec(metadata, bincode_config())
         .expect("metadata of a generated table encodes");
     let metadata_offset = HEADER_LEN;
     let body_offset = (metadata_offset + meta.len()).next_multiple_of(BODY_ALIGN);
     let header = Header {
-        kind: KIND_FULL,
-        encoding: ENCODING_MOD3,
+        kind,
+        encoding,
         metadata_crc: crc32fast::hash(&meta),
         metadata_offset: metadata_offset as u64,
         metadata_len: meta.len() as u64,
@@ -273,6 +323,36 @@ fn metadata_error(what: impl Into<String>) -> TableError {
 /// checked arithmetic, exact file length, zero padding, metadata checksum,
 /// and that the metadata agrees with itself and the header.
 pub(crate) fn decode(bytes: &[u8]) -> Result<Layout, TableError> {
+    let (header, metadata, body) = decode_frame(bytes, KIND_FULL, ENCODING_MOD3)?;
+    let goal = check_metadata(&metadata, header.body_len)?;
+    Ok(Layout {
+        header,
+        metadata,
+        goal,
+        body,
+    })
+}
+
+/// [`decode`] for a pattern database: the same checks, then the pattern
+/// metadata's (the groups partition the tiles; the body holds exactly
+/// their entries).
+pub(crate) fn decode_pattern(bytes: &[u8]) -> Result<Layout<PatternMetadata>, TableError> {
+    let (header, metadata, body) = decode_frame(bytes, KIND_PATTERN, ENCODING_BYTE)?;
+    let goal = check_pattern_metadata(&metadata, header.body_len)?;
+    Ok(Layout {
+        header,
+        metadata,
+        goal,
+        body,
+    })
+}
+
+/// Everything but the kind's own metadata checks.
+fn decode_frame<M: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    kind: u16,
+    encoding: u16,
+) -> Result<(Header, M, std::ops::Range<usize>), TableError> {
     let got = bytes.len() as u64;
     let truncated = |expected: u64| TableError::Truncated { expected, got };
     if bytes.len() < 12 {
@@ -324,10 +404,16 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Layout, TableError> {
         body_len: u64_at(bytes, 48),
         body_crc: u32_at(bytes, 56),
     };
-    if header.kind != KIND_FULL {
+    if header.kind != kind {
+        if matches!(header.kind, KIND_FULL | KIND_PATTERN) {
+            return Err(TableError::WrongKind {
+                expected: kind_name(kind),
+                got: kind_name(header.kind),
+            });
+        }
         return Err(TableError::Kind { got: header.kind });
     }
-    if header.encoding != ENCODING_MOD3 {
+    if header.encoding != encoding {
         return Err(TableError::Encoding {
             got: header.encoding,
         });
@@ -378,7 +464,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Layout, TableError> {
     {
         return Err(layout_error("padding before the body is not zero"));
     }
-    let (metadata, used): (Metadata, usize) =
+    let (metadata, used): (M, usize) =
         bincode::serde::decode_from_slice(meta_bytes, bincode_config())
             .map_err(|e| metadata_error(e.to_string()))?;
     if used != meta_bytes.len() {
@@ -387,14 +473,47 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Layout, TableError> {
             meta_bytes.len() - used
         )));
     }
-    let goal = check_metadata(&metadata, header.body_len)?;
     let body = header.body_offset as usize..end as usize;
-    Ok(Layout {
-        header,
-        metadata,
-        goal,
-        body,
-    })
+    Ok((header, metadata, body))
+}
+
+/// The pattern metadata agrees with itself and with the body's length;
+/// returns the goal.
+fn check_pattern_metadata(m: &PatternMetadata, body_bytes: u64) -> Result<Board, TableError> {
+    let shape = Shape::new(m.rows as usize, m.cols as usize)
+        .map_err(|e| metadata_error(format!("size: {e}")))?;
+    let goal =
+        Board::from_tiles(shape, &m.goal).map_err(|e| metadata_error(format!("goal: {e}")))?;
+    crate::pdb::Partition::new(shape, m.groups.clone())
+        .map_err(|e| metadata_error(format!("groups: {e}")))?;
+    if m.layers.len() != m.groups.len() {
+        return Err(metadata_error(format!(
+            "{} groups but {} lists of layers",
+            m.groups.len(),
+            m.layers.len()
+        )));
+    }
+    let mut total = 0u64;
+    for (group, layers) in m.groups.iter().zip(&m.layers) {
+        // At most 16 cells and 8 tiles a group (checked above): no overflow.
+        let entries = crate::rank::placement_count(shape.cells(), group.len());
+        let sum = layers
+            .iter()
+            .try_fold(0u64, |acc, &c| acc.checked_add(c))
+            .ok_or_else(|| metadata_error("layer counts overflow"))?;
+        if sum != entries || layers.first() != Some(&1) || layers.len() > 256 {
+            return Err(metadata_error(format!(
+                "group {group:?}: layer counts add up to {sum}, not {entries} (or do not start with 1)"
+            )));
+        }
+        total += entries;
+    }
+    if body_bytes != total {
+        return Err(layout_error(format!(
+            "body of {body_bytes} bytes, but the groups have {total} entries"
+        )));
+    }
+    Ok(goal)
 }
 
 /// The metadata agrees with itself and with the body's length; returns the

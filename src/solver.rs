@@ -287,11 +287,11 @@ impl Solver {
     /// algorithms use no estimate and are run as by [`solve`](Solver::solve)).
     ///
     /// ```
-    /// use slidedb::{Algorithm, Board, Shape, Solver, pdb::AdditivePatterns};
+    /// use slidedb::{Algorithm, Board, Shape, Solver, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let pdbs = AdditivePatterns::build(&goal, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap();
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
     /// let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
-    /// let found = Solver::new(&goal).solve_estimated(&board, Algorithm::IdaStar, |b| pdbs.estimate(b)).unwrap();
+    /// let found = Solver::new(&goal).solve_estimated(&board, Algorithm::AStar, |b| db.estimate(b)).unwrap();
     /// assert_eq!(found.moves.unwrap().len(), 31);
     /// ```
     pub fn solve_estimated(

@@ -22,6 +22,27 @@ pub fn default_file_name(goal: &Board) -> String {
     format!("{}-{}.{EXTENSION}", goal.shape(), cells.join("-"))
 }
 
+/// The default file name of the pattern databases for `goal` with group
+/// sizes `sizes` (such as `6-6-3`): the table's name with `-pdb-` and the
+/// sizes before the extension.
+///
+/// ```
+/// use slidedb::{Board, Shape, store::pattern_file_name};
+/// let goal = Board::solved(Shape::new(4, 4).unwrap());
+/// assert_eq!(
+///     pattern_file_name(&goal, "7-8"),
+///     "4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0-pdb-7-8.slidedb"
+/// );
+/// ```
+pub fn pattern_file_name(goal: &Board, sizes: &str) -> String {
+    let cells: Vec<String> = goal.tiles().map(|t| t.to_string()).collect();
+    format!(
+        "{}-{}-pdb-{sizes}.{EXTENSION}",
+        goal.shape(),
+        cells.join("-")
+    )
+}
+
 /// The folder tables are looked for and saved in: `$SLIDEDB_DATA` if set
 /// and not empty, else `./data`.
 pub fn data_dir() -> PathBuf {

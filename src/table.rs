@@ -296,31 +296,35 @@ impl Table<memmap2::Mmap> {
     /// Memory-maps a table file and opens it with [`Table::new`] (the body
     /// checksum is not checked; see [`Table::verify`]).
     pub fn open_path(path: &Path) -> Result<Table<memmap2::Mmap>, TableError> {
-        let io = |source| TableError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        // Look before opening: opening a FIFO would block forever.
-        let kind = std::fs::metadata(path).map_err(io)?.file_type();
-        if !kind.is_file() {
-            let what = if kind.is_dir() {
-                "is a directory"
-            } else {
-                "is not a regular file"
-            };
-            return Err(io(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                what,
-            )));
-        }
-        let file = std::fs::File::open(path).map_err(io)?;
-        // SAFETY: the map is read-only, and slidedb replaces table files
-        // only by renaming a new file over them, so a map keeps the old
-        // file's bytes. A file truncated in place by another program could
-        // still fault; that is the documented risk of memory-mapping.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
-        Table::new(map)
+        Table::new(map_file(path)?)
     }
+}
+
+/// Memory-maps a regular file read-only (a FIFO or directory is refused
+/// before it is opened: opening a FIFO would block forever).
+pub(crate) fn map_file(path: &Path) -> Result<memmap2::Mmap, TableError> {
+    let io = |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let kind = std::fs::metadata(path).map_err(io)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "is a directory"
+        } else {
+            "is not a regular file"
+        };
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            what,
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    // SAFETY: the map is read-only, and slidedb replaces table files only
+    // by renaming a new file over them, so a map keeps the old file's
+    // bytes. A file truncated in place by another program could still
+    // fault; that is the documented risk of memory-mapping.
+    unsafe { memmap2::Mmap::map(&file) }.map_err(io)
 }
 
 /// Builds the table bytes from a finished search.

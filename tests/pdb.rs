@@ -1,27 +1,43 @@
-//! Pattern databases never overestimate: their additive estimate is
-//! checked against exact tables.
+//! Pattern databases never overestimate (checked against exact tables),
+//! survive their file format, and make IDA* solve 15-puzzles optimally.
 
 mod common;
 
-use slidedb::pdb::AdditivePatterns;
+use slidedb::pdb::{self, Partition, PatternDb};
 use slidedb::random::{SplitMix64, random_board};
-use slidedb::{Board, Shape};
+use slidedb::{Board, Shape, TableError};
 
-/// Every 2x4 board, with a 4-3 partition.
+/// Every 2x4 board, with a 4-3 partition: admissible, and IDA* under it
+/// (with the mirror of the corner goal) is optimal on every board.
 #[test]
-fn admissible_on_every_two_by_four_board() {
+fn admissible_and_optimal_on_every_two_by_four_board() {
     let shape = Shape::new(2, 4).unwrap();
     let goal = Board::solved(shape);
-    let pdbs = AdditivePatterns::build(&goal, &[&[1, 2, 3, 4], &[5, 6, 7]]).unwrap();
-    let table = common::table(shape);
+    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {});
     let mut exact = 0;
     for (board, &d) in &common::reference_bfs(&goal) {
-        let h = pdbs.estimate(board);
+        let h = db.estimate(board);
         assert!(h <= d, "{board:?}: estimate {h} > distance {d}");
         exact += (h == d) as u32;
-        assert_eq!(table.distance(board).unwrap(), Some(d));
+        let moves = db.solve(board).unwrap().moves.unwrap();
+        assert_eq!(moves.len() as u32, d, "{board:?}");
+        assert!(common::leads_to(board, &moves, &goal));
     }
     assert!(exact > 1);
+}
+
+/// Every 3x3 board toward the centre goal, whose seven mirrors all keep
+/// the blank in place: IDA* under the largest sum stays optimal.
+#[test]
+fn optimal_on_every_board_toward_a_centre_goal() {
+    let goal: Board = "1 2 3 4 0 5 6 7 8".parse().unwrap();
+    let db = pdb::build(&goal, &Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    for (board, &d) in &common::reference_bfs(&goal) {
+        let found = db.solve(board).unwrap();
+        let moves = found.moves.unwrap();
+        assert_eq!(moves.len() as u32, d, "{board:?}");
+        assert!(common::leads_to(board, &moves, &goal));
+    }
 }
 
 /// A large sample of 3x4 boards against the exact 3x4 table, with a 6-5
@@ -33,16 +49,20 @@ fn admissible_on_a_large_sample_of_three_by_four_boards() {
     let shape = Shape::new(3, 4).unwrap();
     let goal = Board::solved(shape);
     let table = slidedb::generate(&goal, |_| {}).unwrap();
-    let pdbs = AdditivePatterns::build(&goal, &[&[1, 2, 3, 4, 5, 6], &[7, 8, 9, 10, 11]]).unwrap();
+    let db = pdb::build(&goal, &Partition::standard(&goal, "6-5").unwrap(), |_| {});
     let mut rng = SplitMix64::new(34);
     let (mut sum_h, mut sum_d) = (0u64, 0u64);
-    for _ in 0..200_000 {
+    for i in 0..200_000 {
         let board = random_board(&goal, &mut rng);
         let d = table.distance(&board).unwrap().unwrap();
-        let h = pdbs.estimate(&board);
+        let h = db.estimate(&board);
         assert!(h <= d, "{board:?}: estimate {h} > distance {d}");
         sum_h += h as u64;
         sum_d += d as u64;
+        if i % 1000 == 0 {
+            let moves = db.solve(&board).unwrap().moves.unwrap();
+            assert_eq!(moves.len() as u32, d, "{board:?}");
+        }
     }
     // A useful estimate, not merely an admissible one.
     assert!(
@@ -51,42 +71,84 @@ fn admissible_on_a_large_sample_of_three_by_four_boards() {
     );
 }
 
-/// The easiest of Korf's 100 15-puzzle instances, solved optimally by IDA*
-/// with additive 5-5-5 pattern databases (the lengths are Korf's).
-#[test]
-fn solves_the_easiest_korf_instances_optimally() {
-    use slidedb::{Algorithm, Solver};
+/// Korf's 100 instances: (number, board, optimal length), goal `0 1 … 15`.
+fn korf100() -> Vec<(u32, Board, u32)> {
     let shape = Shape::new(4, 4).unwrap();
-    let goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
-    let pdbs = AdditivePatterns::build(
-        &goal,
-        &[&[1, 2, 3, 4, 5], &[6, 7, 8, 9, 10], &[11, 12, 13, 14, 15]],
-    )
-    .unwrap();
-    let solver = Solver::new(&goal);
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/korf100.txt"
     ))
     .unwrap();
-    let mut instances: Vec<(u32, Board, u32)> = text
-        .lines()
+    text.lines()
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             let board = Board::parse(&f[1..17].join(" "), Some(shape)).unwrap();
             (f[0].parse().unwrap(), board, f[17].parse().unwrap())
         })
-        .collect();
+        .collect()
+}
+
+/// The easiest of Korf's 100 15-puzzle instances, solved optimally by IDA*
+/// with additive 5-5-5 pattern databases toward the canonical goal
+/// `1 2 … 15 0` (Korf's goal `0 1 … 15` is its 180° turn).
+#[test]
+fn solves_the_easiest_korf_instances_optimally() {
+    let shape = Shape::new(4, 4).unwrap();
+    let korf_goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
+    let class = slidedb::symmetry::GoalClass::of(&korf_goal);
+    assert_eq!(*class.canonical(), Board::solved(shape));
+    let db = pdb::build(
+        class.canonical(),
+        &Partition::standard(class.canonical(), "5-5-5").unwrap(),
+        |_| {},
+    );
+    let mut instances = korf100();
     assert_eq!(instances.len(), 100);
     assert_eq!(instances.iter().map(|i| i.2).sum::<u32>(), 5305);
     instances.sort_by_key(|i| i.2);
-    for (id, board, length) in instances.iter().take(3) {
-        assert!(pdbs.estimate(board) <= *length, "#{id}");
-        let found = solver
-            .solve_estimated(board, Algorithm::IdaStar, |b| pdbs.estimate(b))
-            .unwrap();
-        let moves = found.moves.unwrap();
+    for (id, board, length) in instances.iter().take(4) {
+        let canonical = class.to_canonical(board);
+        assert!(db.estimate(&canonical) <= *length, "#{id}");
+        let found = db.solve(&canonical).unwrap();
+        let mut moves = found.moves.unwrap();
+        class.moves_back(&mut moves);
         assert_eq!(moves.len() as u32, *length, "#{id}");
-        assert!(common::leads_to(board, &moves, &goal), "#{id}");
+        assert!(common::leads_to(board, &moves, &korf_goal), "#{id}");
     }
+}
+
+/// The file round-trips, and the two kinds are not mistaken for each
+/// other.
+#[test]
+fn pattern_files_open_and_are_not_tables() {
+    let goal = Board::solved(Shape::new(2, 4).unwrap());
+    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {});
+    let copy = PatternDb::new(db.as_bytes().to_vec()).unwrap();
+    copy.verify().unwrap();
+    assert_eq!(copy.partition(), db.partition());
+    assert_eq!(copy.goal(), &goal);
+    for g in 0..2 {
+        assert_eq!(copy.entries(g), db.entries(g));
+        assert_eq!(
+            copy.layers(g).iter().sum::<u64>(),
+            copy.entries(g).len() as u64
+        );
+    }
+    assert!(matches!(
+        slidedb::Table::new(db.as_bytes()),
+        Err(TableError::WrongKind { .. })
+    ));
+    let table = common::table(goal.shape());
+    assert!(matches!(
+        PatternDb::new(table.as_bytes()),
+        Err(TableError::WrongKind { .. })
+    ));
+    // Every truncation is refused; a flipped body byte fails verify.
+    let bytes = db.as_bytes();
+    for len in (0..bytes.len()).step_by(97) {
+        assert!(PatternDb::new(&bytes[..len]).is_err(), "{len}");
+    }
+    let mut damaged = bytes.to_vec();
+    *damaged.last_mut().unwrap() ^= 0x40;
+    assert!(PatternDb::new(&damaged[..]).unwrap().verify().is_err());
 }
