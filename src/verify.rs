@@ -9,8 +9,8 @@ use crate::board::{Adjacency, Board};
 use crate::format::TableError;
 use crate::generate::{GenerateError, generate};
 use crate::rank::Index;
-use crate::solver::{Algorithm, Heuristic, Solver};
-use crate::table::Table;
+use crate::solver::{Algorithm, Heuristic, Solution, Solver};
+use crate::table::{SolveError, Table};
 
 /// Something wrong with a table.
 #[derive(Debug, thiserror::Error)]
@@ -141,6 +141,27 @@ pub fn check_search<D: AsRef<[u8]> + Sync>(
     indices: impl IntoParallelIterator<Item = u64>,
 ) -> SearchReport {
     let solver = Solver::new(table.goal());
+    check_search_with(table, indices, |board| {
+        solver.solve(board, algorithm, heuristic)
+    })
+}
+
+/// [`check_search`] for any solver, such as IDA* over pattern databases
+/// built toward the table's goal.
+///
+/// ```
+/// use slidedb::{Board, Shape, generate, pdb, verify::check_search_with};
+/// let goal = Board::solved(Shape::new(2, 4).unwrap());
+/// let table = generate(&goal, |_| {}).unwrap();
+/// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {});
+/// let report = check_search_with(&table, 0..table.states(), |b| db.solve(b));
+/// assert_eq!((report.checked, report.mismatches.len()), (20_160, 0));
+/// ```
+pub fn check_search_with<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    indices: impl IntoParallelIterator<Item = u64>,
+    solve: impl Fn(&Board) -> Result<Solution, SolveError> + Sync,
+) -> SearchReport {
     let indexer = table.indexer();
     let checked = AtomicU64::new(0);
     let expanded = AtomicU64::new(0);
@@ -153,9 +174,7 @@ pub fn check_search<D: AsRef<[u8]> + Sync>(
                 .distance(&board)
                 .expect("the table's own shape")
                 .expect("every indexed board reaches the goal");
-            let found = solver
-                .solve(&board, algorithm, heuristic)
-                .expect("the table's own shape");
+            let found = solve(&board).expect("the table's own shape");
             expanded.fetch_add(found.stats.expanded, Relaxed);
             let got = found
                 .moves

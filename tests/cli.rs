@@ -695,12 +695,12 @@ fn solve_survives_closed_stdout() {
 #[test]
 fn board_without_a_table_is_an_error_of_its_line() {
     let data = tempdir();
-    let input = b"1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n1 2 3 4 5 6 7 8 0\n";
+    let input = b"1 2 3 4 5 6 7 0 8\n1 2 3 4/5 6 7 8/9 10 0 11\n1 2 3 4 5 6 7 8 0\n";
     let (code, out, err) = run(&["solve"], Some(input), data.path());
     assert_eq!(out, "r\ninvalid\n\n");
     assert_eq!(code, 2);
     assert!(
-        err.contains("line 2") && err.contains("no full table can be built for 4x4"),
+        err.contains("line 2") && err.contains("slidedb-gen --size 3x4"),
         "{err}"
     );
 }
@@ -1091,4 +1091,255 @@ fn wrong_tables_say_what_to_do() {
         err.contains("version 9") && err.contains("regenerate"),
         "{err}"
     );
+}
+
+// ---- The 15-puzzle: pattern databases ----
+
+/// The goal of Korf's instances: blank top left.
+const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+
+/// The `count` shortest of Korf's 100: (board, optimal length).
+fn easiest_korf(count: usize) -> Vec<(String, usize)> {
+    let text = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/korf100.txt"
+    ))
+    .unwrap();
+    let mut all: Vec<(String, usize)> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[1..17].join(" "), f[17].parse().unwrap())
+        })
+        .collect();
+    all.sort_by_key(|i| i.1);
+    all.truncate(count);
+    all
+}
+
+/// `slidedb-gen --pdb` writes the 5-5-5 databases where `slidedb solve`
+/// finds them, and every answer (batch, any corner goal) is optimal.
+#[test]
+fn fifteen_puzzle_batch_is_optimal_through_pattern_databases() {
+    let data = tempdir();
+    // Korf's goal is served by the canonical corner goal's databases.
+    let (code, _, err) = run_gen(&["--goal", KORF_GOAL, "--pdb", "5-5-5"], data.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("group 3 depth"), "{err}");
+    let name = "4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0-pdb-5-5-5.slidedb";
+    assert!(data.path().join(name).is_file());
+    let instances = easiest_korf(3);
+    let input: String = instances.iter().map(|(b, _)| format!("{b}\n")).collect();
+    let (code, out, err) = run(
+        &["solve", "--goal", KORF_GOAL],
+        Some(input.as_bytes()),
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("Manhattan"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), instances.len());
+    let goal: Vec<u8> = (0..16).collect();
+    for ((board, length), moves) in instances.iter().zip(&lines) {
+        assert_eq!(moves.len(), *length, "{board}");
+        let cells: Vec<u8> = board.split(' ').map(|t| t.parse().unwrap()).collect();
+        assert_eq!(common::apply_letters(&cells, 4, moves), goal, "{board}");
+    }
+    // The usual goal (blank last), as JSON, through the same databases.
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--size",
+            "4x4",
+            "--json",
+            "1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["moves"], "rrr");
+    assert_eq!(v["distance"], 3);
+    // --steps prints each board on the way.
+    let (code, out, _) = run(
+        &[
+            "solve",
+            "--size",
+            "4x4",
+            "--steps",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("r\n") && out.contains("step 1 of 1: r"),
+        "{out}"
+    );
+}
+
+/// Without databases, a 4x4 board is still answered optimally (by IDA*
+/// with Manhattan distance), with a hint on stderr saying how to build
+/// them; unsolvable boards answer at once.
+#[test]
+fn fifteen_puzzle_without_databases_falls_back_with_a_hint() {
+    let data = tempdir();
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--size",
+            "4x4",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15",
+            "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, "rr\nunsolvable\n");
+    assert_eq!(err.matches("slidedb-gen --size 4x4").count(), 1, "{err}");
+    assert!(err.contains("--pdb"), "{err}");
+    // No full 4x4 table can be built; the message names --pdb.
+    let (code, _, err) = run_gen(&["--size", "4x4"], data.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("--pdb"), "{err}");
+    // Sizes that do not add up are refused before any work.
+    let (code, _, err) = run_gen(&["--size", "4x4", "--pdb", "6-6"], data.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("add up to 12"), "{err}");
+}
+
+/// `--pdb` names a file; one of another goal class, a full table, or a
+/// damaged file is an error (exit 2) that says so.
+#[test]
+fn pattern_database_files_are_checked() {
+    let data = tempdir();
+    let file = data.path().join("p.slidedb");
+    let f = file.to_str().unwrap();
+    let (code, _, err) = run_gen(&["--size", "2x4", "--pdb", "4-3", "--out", f], data.path());
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = run(
+        &[
+            "solve",
+            "--pdb",
+            f,
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "pdb",
+            "5 1 2 3 0 6 7 4",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out, "urrrd\n");
+    // Another class (blank on the top edge) is not served.
+    let (code, _, err) = run(
+        &[
+            "solve",
+            "--pdb",
+            f,
+            "--size",
+            "2x4",
+            "--goal",
+            "1 0 2 3 4 5 6 7",
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "pdb",
+            "0 1 2 3 4 5 6 7",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("does not serve"), "{err}");
+    // A full table is not a pattern database.
+    let table = data.path().join("t.slidedb");
+    let t = table.to_str().unwrap();
+    assert_eq!(run_gen(&["--size", "2x4", "--out", t], data.path()).0, 0);
+    let (code, _, err) = run(
+        &[
+            "solve",
+            "--pdb",
+            t,
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "pdb",
+            "0 1 2 3 4 5 6 7",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("not a pattern database"), "{err}");
+    // A damaged body fails its checksum (small files are checked on open).
+    let mut bytes = fs::read(&file).unwrap();
+    *bytes.last_mut().unwrap() ^= 1;
+    fs::write(&file, &bytes).unwrap();
+    let (code, _, err) = run(
+        &[
+            "solve",
+            "--pdb",
+            f,
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "pdb",
+            "5 1 2 3 0 6 7 4",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("checksum"), "{err}");
+}
+
+/// `verify --algo idastar --heuristic pdb` checks IDA* over the goal's
+/// pattern databases against the exact table.
+#[test]
+fn verify_checks_idastar_over_pattern_databases() {
+    let data = tempdir();
+    let (code, _, err) = run_gen(&["--size", "2x5", "--pdb", "5-4"], data.path());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(run_gen(&["--size", "2x5"], data.path()).0, 0);
+    let (code, out, err) = run(
+        &[
+            "verify",
+            "--size",
+            "2x5",
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "pdb",
+            "--sample",
+            "300",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("pattern databases: 5-4"), "{out}");
+    assert!(out.contains("300 states checked, 0 mismatches"), "{out}");
+    // Without databases it says how to build them.
+    let empty = tempdir();
+    let (code, _, err) = run(
+        &[
+            "verify",
+            "--size",
+            "2x3",
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "pdb",
+        ],
+        None,
+        empty.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--pdb"), "{err}");
 }

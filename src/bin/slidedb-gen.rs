@@ -1,4 +1,6 @@
-//! `slidedb-gen`: builds a distance table by reverse BFS and writes it.
+//! `slidedb-gen`: builds a distance table by reverse BFS and writes it, or
+//! (with `--pdb`) the additive pattern databases of a board too big for a
+//! full table.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,6 +10,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
+use slidedb::pdb::{self, Partition};
+use slidedb::store::pattern_file_name;
 use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Shape, data_dir, default_file_name, generate, write_atomic};
 
@@ -30,6 +34,11 @@ struct Args {
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Build additive pattern databases instead of a full table, with
+    /// groups of these sizes: 7-8, 6-6-3 or 5-5-5 for 4x4 (the sizes must
+    /// add up to the tiles; any board up to 16 cells).
+    #[arg(long, value_name = "SIZES")]
+    pdb: Option<String>,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
@@ -74,10 +83,22 @@ fn run(args: &Args) -> Result<()> {
             goal.shape()
         );
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| data_dir().join(default_file_name(&goal)));
+    let partition = match &args.pdb {
+        Some(sizes) => Some(Partition::standard(&goal, sizes)?),
+        None if goal.shape().cells() > slidedb::MAX_TABLE_CELLS => anyhow::bail!(
+            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb (for 4x4: 7-8, 6-6-3 or 5-5-5)",
+            slidedb::MAX_TABLE_CELLS,
+            goal.shape(),
+            goal.shape().cells()
+        ),
+        None => None,
+    };
+    let out = args.out.clone().unwrap_or_else(|| {
+        data_dir().join(match (&partition, &args.pdb) {
+            (Some(_), Some(sizes)) => pattern_file_name(&goal, sizes),
+            _ => default_file_name(&goal),
+        })
+    });
     // Everything that can be checked before the search is checked first.
     anyhow::ensure!(
         !out.is_dir(),
@@ -99,6 +120,9 @@ fn run(args: &Args) -> Result<()> {
         pool = pool.num_threads(n);
     }
     let pool = pool.build().context("cannot start the worker threads")?;
+    if let Some(partition) = partition {
+        return build_patterns(args, &pool, &goal, &partition, &out);
+    }
     let start = Instant::now();
     if !args.quiet {
         say!(
@@ -159,6 +183,102 @@ fn run(args: &Args) -> Result<()> {
             start.elapsed().as_secs_f64() * 1e3,
             out.display(),
             table.as_bytes().len()
+        );
+    }
+    Ok(())
+}
+
+/// Builds the pattern databases of `partition` toward `goal` and writes
+/// them to `out`: one line per depth of each group.
+fn build_patterns(
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    goal: &Board,
+    partition: &Partition,
+    out: &std::path::Path,
+) -> Result<()> {
+    let n = goal.shape().cells();
+    let entries: Vec<u64> = partition
+        .groups()
+        .iter()
+        .map(|g| slidedb::rank::placement_count(n, g.len()))
+        .collect();
+    let start = Instant::now();
+    if !args.quiet {
+        say!(
+            "slidedb-gen: {} goal {}: pattern databases {} ({} entries) on {} threads",
+            goal.shape(),
+            goal,
+            partition.sizes(),
+            entries.iter().sum::<u64>(),
+            pool.current_num_threads()
+        );
+        for (i, (g, e)) in partition.groups().iter().zip(&entries).enumerate() {
+            let tiles: Vec<String> = g.iter().map(u8::to_string).collect();
+            say!(
+                "group {}: tiles {} ({e} placements)",
+                i + 1,
+                tiles.join(" ")
+            );
+        }
+    }
+    let quiet = args.quiet;
+    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(entries.iter().sum());
+        let style = ProgressStyle::with_template(
+            "{bar:40.cyan/blue} {percent:>3}% {pos}/{len} placements, {msg} [{elapsed}]",
+        )
+        .expect("a valid template");
+        bar.set_style(style);
+        bar
+    });
+    let mut group_start = Instant::now();
+    let mut last_group = 0;
+    let mut done = 0u64;
+    let db = pool.install(|| {
+        pdb::build(goal, partition, |p| {
+            if quiet {
+                return;
+            }
+            if p.group != last_group {
+                last_group = p.group;
+                group_start = Instant::now();
+            }
+            done += p.placements;
+            let line = format!(
+                "group {} depth {:>3}: {:>11} placements {:>9.3} s",
+                p.group + 1,
+                p.depth,
+                p.placements,
+                group_start.elapsed().as_secs_f64()
+            );
+            match &bar {
+                Some(bar) => {
+                    bar.println(line);
+                    bar.set_position(done);
+                    bar.set_message(format!("group {} depth {}", p.group + 1, p.depth));
+                }
+                None => say!("{line}"),
+            }
+        })
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let searched = start.elapsed();
+    write_atomic(out, db.as_bytes(), args.force)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    if !args.quiet {
+        let maxima: Vec<String> = (0..partition.groups().len())
+            .map(|g| (db.layers(g).len() - 1).to_string())
+            .collect();
+        say!(
+            "slidedb-gen: largest entries {}, search {:.3} s, total {:.3} s; wrote {} ({} bytes)",
+            maxima.join(", "),
+            searched.as_secs_f64(),
+            start.elapsed().as_secs_f64(),
+            out.display(),
+            db.as_bytes().len()
         );
     }
     Ok(())

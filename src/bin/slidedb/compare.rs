@@ -80,6 +80,11 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         None => None,
     };
     let solver = Solver::new(&goal);
+    let Some(heuristic) = args.heuristic.plain() else {
+        anyhow::bail!(
+            "compare runs the searches with manhattan or linear-conflict; --heuristic pdb is for solve and verify"
+        );
+    };
     let algos = if args.algos.is_empty() {
         &ALL[..]
     } else {
@@ -98,7 +103,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                     Ok((solvable.then_some(moves), Stats::default()))
                 }),
             Some(a) => solver
-                .solve(&board, a, args.heuristic.into())
+                .solve(&board, a, heuristic)
                 .map(|s| (s.moves, s.stats))
                 .map_err(Into::into),
         });

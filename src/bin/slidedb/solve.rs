@@ -10,12 +10,13 @@ use rayon::prelude::*;
 use serde::Serialize;
 use slidedb::{Algorithm, Board, Heuristic, Move, Shape, Solver};
 
-use crate::tables::{GoalTable, TableChoice, Tables};
+use crate::tables::{GoalPatterns, GoalTable, TableChoice, Tables};
 
 /// How `solve` answers: from the table, or by a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Algo {
-    /// Greedy descent on the distance table (optimal, microseconds).
+    /// Greedy descent on the distance table (optimal, microseconds); for
+    /// boards over 12 cells, IDA* over pattern databases (optimal).
     Table,
     /// A* (optimal).
     Astar,
@@ -51,13 +52,17 @@ pub enum HeuristicArg {
     Manhattan,
     /// Manhattan distance plus linear conflicts.
     LinearConflict,
+    /// Additive pattern databases (see --pdb), and for IDA* their mirror.
+    Pdb,
 }
 
-impl From<HeuristicArg> for Heuristic {
-    fn from(h: HeuristicArg) -> Heuristic {
-        match h {
-            HeuristicArg::Manhattan => Heuristic::Manhattan,
-            HeuristicArg::LinearConflict => Heuristic::LinearConflict,
+impl HeuristicArg {
+    /// The library's heuristic, or `None` for pattern databases.
+    pub fn plain(self) -> Option<Heuristic> {
+        match self {
+            HeuristicArg::Manhattan => Some(Heuristic::Manhattan),
+            HeuristicArg::LinearConflict => Some(Heuristic::LinearConflict),
+            HeuristicArg::Pdb => None,
         }
     }
 }
@@ -87,6 +92,54 @@ pub struct SolveArgs {
 enum Engine {
     Table(GoalTable),
     Search(Arc<Solver>, Algorithm, Heuristic),
+    /// IDA* over pattern databases, or A* with their sum.
+    Patterns(GoalPatterns, Algorithm, Arc<Solver>),
+}
+
+impl Engine {
+    /// The engine for boards of `shape`, as the options ask.
+    fn for_shape(args: &SolveArgs, tables: &mut Tables, shape: Shape) -> Result<Engine> {
+        let goal = tables.goal_for(shape)?;
+        let search = |algorithm, heuristic| {
+            Engine::Search(Arc::new(Solver::new(&goal)), algorithm, heuristic)
+        };
+        match (args.algo.search(), args.heuristic.plain()) {
+            (None, _) if shape.cells() > slidedb::MAX_TABLE_CELLS => {
+                match tables.patterns(shape)? {
+                    Some(p) => Ok(Engine::Patterns(
+                        p,
+                        Algorithm::IdaStar,
+                        Arc::new(Solver::new(&goal)),
+                    )),
+                    None => {
+                        tables.hint_once(
+                            shape,
+                            format!(
+                                "slidedb: no pattern databases for {shape} goal {goal} in {}: solving by IDA* with Manhattan distance, which can take minutes a board; build them with\n    slidedb-gen --size {shape} --goal \"{goal}\" --pdb {}",
+                                slidedb::data_dir().display(),
+                                if shape.cells() == 16 { "6-6-3 (or 7-8, the strongest)" } else { "SIZES" }
+                            ),
+                        );
+                        Ok(search(Algorithm::IdaStar, Heuristic::Manhattan))
+                    }
+                }
+            }
+            (None, _) => Ok(Engine::Table(tables.get(shape)?)),
+            (Some(algorithm @ (Algorithm::AStar | Algorithm::IdaStar)), None) => {
+                match tables.patterns(shape)? {
+                    Some(p) => Ok(Engine::Patterns(p, algorithm, Arc::new(Solver::new(&goal)))),
+                    None => anyhow::bail!(
+                        "no pattern databases for {shape} goal {goal} in {}: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb SIZES, or name them with --pdb",
+                        slidedb::data_dir().display()
+                    ),
+                }
+            }
+            (Some(algorithm), None) => {
+                anyhow::bail!("--heuristic pdb is for astar and idastar, not {algorithm}")
+            }
+            (Some(algorithm), Some(heuristic)) => Ok(search(algorithm, heuristic)),
+        }
+    }
 }
 
 /// What became of one input line.
@@ -291,20 +344,21 @@ fn answer_lines(
     for shape in shapes {
         // A board whose table is missing is an error of its line: the
         // other lines are still answered.
-        let engine = match args.algo.search() {
-            None => tables.get(shape).map(Engine::Table),
-            Some(algorithm) => tables.goal_for(shape).map(|goal| {
-                Engine::Search(
-                    Arc::new(Solver::new(&goal)),
-                    algorithm,
-                    args.heuristic.into(),
-                )
-            }),
-        };
+        let engine = Engine::for_shape(args, tables, shape);
         ready.insert(shape, engine.map_err(|e| format!("{e:#}")));
     }
+    // Table lookups take microseconds: thousands of lines a task. A
+    // search can take seconds: one line a task, so both cores work.
+    let per_task = if ready
+        .values()
+        .all(|e| matches!(e, Ok(Engine::Table(_)) | Err(_)))
+    {
+        LINES_PER_TASK
+    } else {
+        1
+    };
     let rendered: Vec<(String, Option<String>, Tally)> = parsed
-        .par_chunks(LINES_PER_TASK)
+        .par_chunks(per_task)
         .enumerate()
         .map(|(chunk_index, chunk)| {
             let mut text = String::with_capacity(chunk.len() * 32);
@@ -313,7 +367,7 @@ fn answer_lines(
             // One moves buffer per task: no allocation per line.
             let mut moves = Vec::with_capacity(128);
             for (offset, parsed) in chunk.iter().enumerate() {
-                let i = chunk_index * LINES_PER_TASK + offset;
+                let i = chunk_index * per_task + offset;
                 let answer = match parsed {
                     Err(e) => Answer::Invalid { error: e.clone() },
                     Ok(board) => match &ready[&board.shape()] {
@@ -382,6 +436,21 @@ fn answer_board<'a>(engine: &Engine, board: &Board, moves: &'a mut Vec<Move>) ->
                     None => false,
                 });
             (found, *solver.goal())
+        }
+        Engine::Patterns(patterns, algorithm, solver) => {
+            let found = if *algorithm == Algorithm::IdaStar {
+                patterns.solve(board)
+            } else {
+                solver.solve_estimated(board, *algorithm, |b| patterns.estimate(b))
+            };
+            let found = found.map(|s| match s.moves {
+                Some(m) => {
+                    *moves = m;
+                    true
+                }
+                None => false,
+            });
+            (found, *patterns.class.goal())
         }
     };
     match found {

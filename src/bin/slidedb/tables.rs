@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args as ClapArgs;
+use slidedb::pdb::PatternDb;
 use slidedb::symmetry::GoalClass;
 use slidedb::{
-    Board, Move, Shape, SolveError, Table, data_dir, default_file_name, generate, write_atomic,
+    Board, Move, Shape, Solution, SolveError, Table, data_dir, default_file_name, generate,
+    write_atomic,
 };
 
 #[derive(ClapArgs)]
@@ -23,6 +25,11 @@ pub struct TableChoice {
     /// built there if missing and the board has at most 9 cells].
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
+    /// The pattern databases file, for boards over 12 cells and for
+    /// --heuristic pdb [default: the largest for the goal in
+    /// $SLIDEDB_DATA or ./data, as slidedb-gen --pdb names them].
+    #[arg(long, value_name = "PATH")]
+    pub pdb: Option<PathBuf>,
 }
 
 /// The bytes of a table: memory-mapped from its file, or built in memory.
@@ -84,6 +91,37 @@ impl GoalTable {
     }
 }
 
+/// A goal's pattern databases: those of its class, and how the goal maps
+/// onto them.
+#[derive(Clone)]
+pub struct GoalPatterns {
+    pub db: Arc<PatternDb<Bytes>>,
+    pub class: GoalClass,
+}
+
+impl GoalPatterns {
+    /// An optimal solution by IDA* over the databases, moves toward the
+    /// goal asked for.
+    pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        if board.shape() != self.class.goal().shape() {
+            return Err(SolveError::WrongShape {
+                table: self.class.goal().shape(),
+                board: board.shape(),
+            });
+        }
+        let mut found = self.db.solve(&self.class.to_canonical(board))?;
+        if let Some(moves) = &mut found.moves {
+            self.class.moves_back(moves);
+        }
+        Ok(found)
+    }
+
+    /// The databases' estimate for `board`.
+    pub fn estimate(&self, board: &Board) -> u32 {
+        self.db.estimate(&self.class.to_canonical(board))
+    }
+}
+
 /// Finds (or builds) the tables that boards need: one per class of goals.
 pub struct Tables {
     /// The goal asked for with --goal, if any.
@@ -96,6 +134,13 @@ pub struct Tables {
     fixed: Option<Board>,
     /// Check body checksums on open.
     check_body: bool,
+    /// Pattern databases found so far (`None`: looked, none), by
+    /// canonical goal.
+    patterns: HashMap<Board, Option<Arc<PatternDb<Bytes>>>>,
+    /// The pattern databases of --pdb.
+    fixed_patterns: Option<Arc<PatternDb<Bytes>>>,
+    /// Shapes whose hint has been printed.
+    hinted: Vec<Shape>,
 }
 
 impl Tables {
@@ -114,7 +159,17 @@ impl Tables {
             loaded: HashMap::new(),
             fixed: None,
             check_body,
+            patterns: HashMap::new(),
+            fixed_patterns: None,
+            hinted: Vec::new(),
         };
+        if let Some(path) = &choice.pdb {
+            let db = open_patterns(path, check_body)?;
+            if choice.goal.is_none() && choice.size.is_none() && choice.table.is_none() {
+                tables.size = Some(db.shape());
+            }
+            tables.fixed_patterns = Some(Arc::new(db));
+        }
         if let Some(path) = &choice.table {
             let table = open_table(path, check_body)?;
             let canonical = *table.goal();
@@ -189,6 +244,88 @@ impl Tables {
     }
 }
 
+impl Tables {
+    /// Prints `hint` to stderr, once per shape in a run.
+    pub fn hint_once(&mut self, shape: Shape, hint: String) {
+        if !self.hinted.contains(&shape) {
+            self.hinted.push(shape);
+            say!("{hint}");
+        }
+    }
+
+    /// The pattern databases for boards of `shape` toward their goal: those
+    /// of --pdb, or the largest file for the goal's class in the data
+    /// folder; `None` if there is none.
+    pub fn patterns(&mut self, shape: Shape) -> Result<Option<GoalPatterns>> {
+        let class = GoalClass::of(&self.goal_for(shape)?);
+        let canonical = *class.canonical();
+        if let Some(db) = &self.fixed_patterns {
+            if *db.goal() != canonical {
+                bail!(
+                    "the pattern databases are for goal {} ({}), which does not serve {shape} goal {}: build them with slidedb-gen --size {shape} --goal \"{}\" --pdb SIZES",
+                    db.goal(),
+                    db.shape(),
+                    class.goal(),
+                    class.goal()
+                );
+            }
+            return Ok(Some(GoalPatterns {
+                db: db.clone(),
+                class,
+            }));
+        }
+        if !self.patterns.contains_key(&canonical) {
+            let found = match find_patterns(&canonical)? {
+                Some(path) => Some(Arc::new(open_patterns(&path, self.check_body)?)),
+                None => None,
+            };
+            self.patterns.insert(canonical, found);
+        }
+        Ok(self.patterns[&canonical]
+            .clone()
+            .map(|db| GoalPatterns { db, class }))
+    }
+}
+
+/// The largest pattern databases file for `goal` in the data folder.
+fn find_patterns(goal: &Board) -> Result<Option<PathBuf>> {
+    let name = slidedb::store::pattern_file_name(goal, "");
+    let (prefix, suffix) = name
+        .split_once("-pdb-")
+        .map(|(a, b)| (format!("{a}-pdb-"), b.to_string()))
+        .expect("the name has -pdb-");
+    let dir = data_dir();
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", dir.display())),
+    };
+    let mut best: Option<(u64, PathBuf)> = None;
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        if file.starts_with(&prefix) && file.ends_with(&suffix) {
+            let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+            if best.as_ref().is_none_or(|(s, _)| size > *s) {
+                best = Some((size, entry.path()));
+            }
+        }
+    }
+    Ok(best.map(|(_, path)| path))
+}
+
+/// Opens a pattern databases file (memory-mapped), checking its body's
+/// checksum when small.
+pub fn open_patterns(path: &Path, check_body: bool) -> Result<PatternDb<Bytes>> {
+    let db = PatternDb::open_path(path)
+        .with_context(|| format!("pattern databases {}", path.display()))?;
+    if check_body && db.as_bytes().len() <= VERIFY_ON_OPEN {
+        db.verify()
+            .with_context(|| format!("pattern databases {}", path.display()))?;
+    }
+    Ok(PatternDb::new(Bytes::Mapped(db.into_inner())).expect("already checked"))
+}
+
 pub fn open_table(path: &Path, check_body: bool) -> Result<Table<Bytes>> {
     let table = Table::open_path(path).with_context(|| format!("table {}", path.display()))?;
     if check_body && table.as_bytes().len() <= VERIFY_ON_OPEN {
@@ -211,7 +348,7 @@ fn find_or_build(goal: &Board, check_body: bool) -> Result<Table<Bytes>> {
     let shape = goal.shape();
     if shape.cells() > slidedb::MAX_TABLE_CELLS {
         bail!(
-            "no full table can be built for {shape}: full tables go up to {} cells",
+            "no full table can be built for {shape}: full tables go up to {} cells; {shape} boards are solved with pattern databases (slidedb-gen --size {shape} --pdb SIZES)",
             slidedb::MAX_TABLE_CELLS
         );
     }

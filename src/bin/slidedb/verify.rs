@@ -3,11 +3,11 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
-use slidedb::Algorithm;
 use slidedb::random::SplitMix64;
-use slidedb::verify::{check_search, check_table};
+use slidedb::verify::{check_search_with, check_table};
+use slidedb::{Algorithm, Board, Solver};
 
 use crate::solve::HeuristicArg;
 use crate::tables::{TableChoice, Tables};
@@ -71,15 +71,42 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         VerifyAlgo::Astar => Algorithm::AStar,
         VerifyAlgo::Idastar => Algorithm::IdaStar,
     };
+    // The estimate: a plain heuristic, or the goal class's pattern
+    // databases (built toward the same canonical goal as the table).
+    let patterns = match args.heuristic.plain() {
+        Some(_) => None,
+        None => {
+            let shape = table.shape();
+            let found = tables.patterns(found.class.goal().shape())?.with_context(|| {
+                format!(
+                    "no pattern databases for {shape} goal {}: build them with slidedb-gen --size {shape} --goal \"{}\" --pdb SIZES, or name them with --pdb",
+                    table.goal(),
+                    table.goal()
+                )
+            })?;
+            println!(
+                "pattern databases: {} for goal {}",
+                found.db.partition().sizes(),
+                found.db.goal()
+            );
+            Some(found.db)
+        }
+    };
+    let solver = Solver::new(table.goal());
+    let solve = |board: &Board| match (&patterns, args.heuristic.plain()) {
+        (Some(db), _) if algorithm == Algorithm::IdaStar => db.solve(board),
+        (Some(db), _) => solver.solve_estimated(board, algorithm, |b| db.estimate(b)),
+        (None, heuristic) => solver.solve(board, algorithm, heuristic.unwrap_or_default()),
+    };
     let start = Instant::now();
     let states = table.states();
     let report = if args.all {
-        check_search(&*table, algorithm, args.heuristic.into(), 0..states)
+        check_search_with(&*table, 0..states, solve)
     } else {
         let n = args.sample.unwrap_or(1000).min(states);
         let mut rng = SplitMix64::new(args.seed);
         let picks: Vec<u64> = (0..n).map(|_| rng.below(states)).collect();
-        check_search(&*table, algorithm, args.heuristic.into(), picks)
+        check_search_with(&*table, picks, solve)
     };
     for m in &report.mismatches {
         let got = m
