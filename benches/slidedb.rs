@@ -190,6 +190,33 @@ fn bench_algorithms(c: &mut Criterion) {
     }
 }
 
+/// The 15-puzzle: building the 5-5-5 databases, and IDA* over them on
+/// Korf's instances 9 (46 moves) and 6 (52 moves), toward `0 1 … 15`
+/// through its canonical goal.
+fn bench_patterns(c: &mut Criterion) {
+    use slidedb::pdb::{self, Partition};
+    use slidedb::symmetry::GoalClass;
+    let shape = Shape::new(4, 4).unwrap();
+    let korf = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
+    let class = GoalClass::of(&korf);
+    let goal = *class.canonical();
+    let partition = Partition::standard(&goal, "5-5-5").unwrap();
+    let mut group = c.benchmark_group("pdb");
+    group.sample_size(10);
+    group.bench_function("build/5-5-5", |b| {
+        b.iter(|| pdb::build(&goal, &partition, |_| {}))
+    });
+    let db = pdb::build(&goal, &partition, |_| {});
+    for (name, board) in [
+        ("idastar/korf9", "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0"),
+        ("idastar/korf6", "14 7 1 9 12 3 6 15 8 11 2 5 10 0 4 13"),
+    ] {
+        let board = class.to_canonical(&Board::parse(board, Some(shape)).unwrap());
+        group.bench_function(name, |b| b.iter(|| db.solve(black_box(&board)).unwrap()));
+    }
+    group.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -200,6 +227,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_generate, bench_index, bench_solve, bench_algorithms
+    targets = bench_generate, bench_index, bench_solve, bench_algorithms, bench_patterns
 }
 criterion_main!(benches);
