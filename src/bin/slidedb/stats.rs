@@ -1,8 +1,8 @@
-//! `slidedb stats`: what a table holds.
+//! `slidedb stats`: what a table (or pattern databases file) holds.
 
 use std::io::{self, BufWriter, Write};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use serde::Serialize;
 
@@ -29,8 +29,103 @@ struct JsonStats {
     generator: String,
 }
 
+#[derive(Serialize)]
+struct JsonGroup {
+    tiles: Vec<u8>,
+    entries: u64,
+    max_value: usize,
+    mean_value: f64,
+    layers: Vec<u64>,
+}
+
+#[derive(Serialize)]
+struct JsonPatterns {
+    size: String,
+    goal: String,
+    partition: String,
+    groups: Vec<JsonGroup>,
+    generator: String,
+}
+
+/// What pattern databases hold: per group, its tiles and the spread of
+/// its values (the tiles named toward the databases' own goal).
+fn patterns(args: &StatsArgs, tables: &mut Tables) -> Result<u8> {
+    let shape = tables.shape();
+    let goal = tables.goal_for(shape)?;
+    let found = tables.patterns(shape)?.with_context(|| {
+        format!(
+            "no pattern databases for {shape} goal {goal} in {}: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb SIZES",
+            slidedb::data_dir().display()
+        )
+    })?;
+    let db = &found.db;
+    let groups: Vec<JsonGroup> = db
+        .partition()
+        .groups()
+        .iter()
+        .enumerate()
+        .map(|(g, tiles)| {
+            let layers = db.layers(g).to_vec();
+            let entries: u64 = layers.iter().sum();
+            let total: f64 = layers
+                .iter()
+                .enumerate()
+                .map(|(d, &c)| d as f64 * c as f64)
+                .sum();
+            JsonGroup {
+                tiles: tiles.clone(),
+                entries,
+                max_value: layers.len() - 1,
+                mean_value: (total / entries as f64 * 1e4).round() / 1e4,
+                layers,
+            }
+        })
+        .collect();
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.json {
+        let j = JsonPatterns {
+            size: shape.to_string(),
+            goal: goal.to_string(),
+            partition: db.partition().sizes(),
+            groups,
+            generator: db.generator().to_string(),
+        };
+        writeln!(out, "{}", serde_json::to_string(&j)?)?;
+    } else {
+        writeln!(out, "size          {shape}")?;
+        writeln!(out, "goal          {goal}")?;
+        if !found.class.is_canonical() {
+            writeln!(
+                out,
+                "databases     of goal {} ({}), renamed and moved by symmetry",
+                db.goal(),
+                db.shape()
+            )?;
+        }
+        writeln!(out, "partition     {}", db.partition().sizes())?;
+        writeln!(out, "generator     {}", db.generator())?;
+        for (g, group) in groups.iter().enumerate() {
+            let tiles: Vec<String> = group.tiles.iter().map(u8::to_string).collect();
+            writeln!(
+                out,
+                "group {}: tiles {}; {} entries, values 0 to {}, mean {:.4}",
+                g + 1,
+                tiles.join(" "),
+                group.entries,
+                group.max_value,
+                group.mean_value
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}
+
 pub fn run(args: &StatsArgs) -> Result<u8> {
     let mut tables = Tables::new(&args.choice)?;
+    if args.choice.pdb.is_some() || tables.shape().cells() > slidedb::MAX_TABLE_CELLS {
+        return patterns(args, &mut tables);
+    }
     let found = tables.get(tables.shape())?;
     let (table, class) = (&found.table, &found.class);
     // The goal's own view: its goal, and the hardest boards toward it.
