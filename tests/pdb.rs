@@ -154,3 +154,46 @@ fn pattern_files_open_and_are_not_tables() {
     *damaged.last_mut().unwrap() ^= 0x40;
     assert!(PatternDb::new(&damaged[..]).unwrap().verify().is_err());
 }
+
+/// Goals of every 4x4 class (blank in a corner, on an edge, in the
+/// middle), each through its own class's databases: on boards a few dozen
+/// random moves from the goal, IDA* over them finds paths exactly as long
+/// as IDA* with Manhattan distance (both optimal), leading to the goal.
+#[test]
+fn every_fifteen_puzzle_goal_class_is_solved_optimally() {
+    use slidedb::symmetry::GoalClass;
+    use slidedb::{Algorithm, Heuristic, Move, Solver};
+    let shape = Shape::new(4, 4).unwrap();
+    for goal in [
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15",
+    ] {
+        let goal = Board::parse(goal, Some(shape)).unwrap();
+        let class = GoalClass::of(&goal);
+        let db = pdb::build(
+            class.canonical(),
+            &Partition::standard(class.canonical(), "5-5-5").unwrap(),
+            |_| {},
+        );
+        let solver = Solver::new(&goal);
+        let mut rng = SplitMix64::new(15);
+        for _ in 0..6 {
+            let mut board = goal;
+            for _ in 0..40 {
+                let mv = Move::ALL[rng.below(4) as usize];
+                board = board.apply(mv).unwrap_or(board);
+            }
+            let found = db.solve(&class.to_canonical(&board)).unwrap();
+            let mut moves = found.moves.unwrap();
+            class.moves_back(&mut moves);
+            assert!(common::leads_to(&board, &moves, &goal), "{board:?}");
+            let manhattan = solver
+                .solve(&board, Algorithm::IdaStar, Heuristic::Manhattan)
+                .unwrap()
+                .moves
+                .unwrap();
+            assert_eq!(moves.len(), manhattan.len(), "{board:?} toward {goal:?}");
+        }
+    }
+}
