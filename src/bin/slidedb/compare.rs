@@ -67,33 +67,68 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     let board = Board::parse(&args.board, tables.size)
         .with_context(|| format!("bad board {:?}", args.board))?;
     let goal = tables.goal_for(board.shape())?;
+    // Boards beyond full tables have pattern databases, whose IDA* is
+    // optimal: it stands in for the table.
+    let big = board.shape().cells() > slidedb::MAX_TABLE_CELLS;
+    let patterns = if big {
+        tables.patterns(board.shape())?
+    } else {
+        None
+    };
     // The table says what is optimal; without it, optimality is unknown.
-    let table = match tables.get(board.shape()) {
-        Ok(t) => Some(t),
-        Err(e) => {
+    let table = match (big, tables.get(board.shape())) {
+        (false, Ok(t)) => Some(t),
+        (false, Err(e)) => {
             say!("slidedb: no table, so optimality is not judged: {e:#}");
             None
         }
+        (true, _) => None,
     };
-    let best = match &table {
-        Some(t) => t.distance(&board)?,
-        None => None,
+    if big && patterns.is_none() {
+        say!(
+            "slidedb: no pattern databases for {} goal {goal}, so optimality is not judged: build them with slidedb-gen --size {} --pdb SIZES",
+            board.shape(),
+            board.shape()
+        );
+    }
+    let best = match (&table, &patterns) {
+        (Some(t), _) => t.distance(&board)?,
+        (None, Some(p)) => p.solve(&board)?.moves.map(|m| m.len() as u32),
+        (None, None) => None,
     };
+    let known = table.is_some() || patterns.is_some();
     let solver = Solver::new(&goal);
     let Some(heuristic) = args.heuristic.plain() else {
         anyhow::bail!(
             "compare runs the searches with manhattan or linear-conflict; --heuristic pdb is for solve and verify"
         );
     };
-    let algos = if args.algos.is_empty() {
-        &ALL[..]
-    } else {
-        &args.algos[..]
+    let algos = match (args.algos.is_empty(), big) {
+        (false, _) => &args.algos[..],
+        (true, false) => &ALL[..],
+        (true, true) => {
+            say!(
+                "slidedb: on {} boards only the table (pattern databases) and idastar run by default: bfs, dfs and iddfs would not finish, and astar can need gigabytes; name them with --algos to run them anyway",
+                board.shape()
+            );
+            if patterns.is_some() {
+                &[Algo::Table, Algo::Idastar][..]
+            } else {
+                &[Algo::Idastar][..]
+            }
+        }
     };
     let mut rows = Vec::new();
     for &algo in algos {
         let start = Instant::now();
         let (result, heap) = peak_during(|| match algo.search() {
+            None if big => patterns
+                .as_ref()
+                .context("the table algorithm needs pattern databases on boards this big")
+                .and_then(|p| {
+                    let found = p.solve(&board)?;
+                    Ok((found.moves, found.stats))
+                }),
             None => table
                 .as_ref()
                 .context("the table algorithm needs a table")
@@ -114,7 +149,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             moves,
             stats,
             heap,
-            elapsed: if algo == Algo::Table {
+            elapsed: if algo == Algo::Table && !big {
                 elapsed
             } else {
                 stats.elapsed
@@ -122,9 +157,9 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         });
     }
     let mut out = BufWriter::new(io::stdout().lock());
-    let optimal = |row: &Row| match (&row.moves, &table) {
-        (Some(m), Some(_)) => Some(Some(m.len() as u32) == best),
-        (None, Some(_)) => Some(best.is_none()),
+    let optimal = |row: &Row| match (&row.moves, known) {
+        (Some(m), true) => Some(Some(m.len() as u32) == best),
+        (None, true) => Some(best.is_none()),
         _ => None,
     };
     if args.json {
