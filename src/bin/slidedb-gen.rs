@@ -237,7 +237,9 @@ fn build_patterns(
     let mut done = 0u64;
     let db = pool.install(|| {
         pdb::build(goal, partition, |p| {
-            if quiet {
+            // A depth can reach new states of the group but no new
+            // placement: nothing to show.
+            if quiet || p.placements == 0 {
                 return;
             }
             if p.group != last_group {

@@ -67,16 +67,24 @@ fn patterns(args: &StatsArgs, tables: &mut Tables) -> Result<u8> {
         .map(|(g, tiles)| {
             let layers = db.layers(g).to_vec();
             let entries: u64 = layers.iter().sum();
+            let reached: u64 = layers.iter().take(255).sum();
             let total: f64 = layers
                 .iter()
+                .take(255)
                 .enumerate()
                 .map(|(d, &c)| d as f64 * c as f64)
                 .sum();
+            // 255 marks a placement no board reaches (when a group holds
+            // every tile, parity splits its placements).
+            let max_value = (0..layers.len().min(255))
+                .rev()
+                .find(|&d| layers[d] > 0)
+                .unwrap_or(0);
             JsonGroup {
                 tiles: tiles.clone(),
                 entries,
-                max_value: layers.len() - 1,
-                mean_value: (total / entries as f64 * 1e4).round() / 1e4,
+                max_value,
+                mean_value: (total / reached.max(1) as f64 * 1e4).round() / 1e4,
                 layers,
             }
         })
