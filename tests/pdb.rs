@@ -73,6 +73,19 @@ fn admissible_on_a_large_sample_of_three_by_four_boards() {
     assert_eq!(report.mismatches, []);
 }
 
+/// The 5-5-5 databases of a 4x4 goal class's canonical goal, built once
+/// per test run for each class.
+fn fifteen_555(canonical: &Board) -> &'static PatternDb<Vec<u8>> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static BUILT: OnceLock<Mutex<HashMap<Board, &'static PatternDb<Vec<u8>>>>> = OnceLock::new();
+    let mut built = BUILT.get_or_init(Default::default).lock().unwrap();
+    built.entry(*canonical).or_insert_with(|| {
+        let partition = Partition::standard(canonical, "5-5-5").unwrap();
+        Box::leak(Box::new(pdb::build(canonical, &partition, |_| {})))
+    })
+}
+
 /// Korf's 100 instances: (number, board, optimal length), goal `0 1 … 15`.
 fn korf100() -> Vec<(u32, Board, u32)> {
     let shape = Shape::new(4, 4).unwrap();
@@ -99,11 +112,7 @@ fn solves_the_easiest_korf_instances_optimally() {
     let korf_goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
     let class = slidedb::symmetry::GoalClass::of(&korf_goal);
     assert_eq!(*class.canonical(), Board::solved(shape));
-    let db = pdb::build(
-        class.canonical(),
-        &Partition::standard(class.canonical(), "5-5-5").unwrap(),
-        |_| {},
-    );
+    let db = fifteen_555(class.canonical());
     let mut instances = korf100();
     assert_eq!(instances.len(), 100);
     assert_eq!(instances.iter().map(|i| i.2).sum::<u32>(), 5305);
@@ -171,11 +180,7 @@ fn every_fifteen_puzzle_goal_class_is_solved_optimally() {
     ] {
         let goal = Board::parse(goal, Some(shape)).unwrap();
         let class = GoalClass::of(&goal);
-        let db = pdb::build(
-            class.canonical(),
-            &Partition::standard(class.canonical(), "5-5-5").unwrap(),
-            |_| {},
-        );
+        let db = fifteen_555(class.canonical());
         let solver = Solver::new(&goal);
         let mut rng = SplitMix64::new(15);
         for _ in 0..6 {
