@@ -484,6 +484,11 @@ fn check_pattern_metadata(m: &PatternMetadata, body_bytes: u64) -> Result<Board,
         .map_err(|e| metadata_error(format!("size: {e}")))?;
     let goal =
         Board::from_tiles(shape, &m.goal).map_err(|e| metadata_error(format!("goal: {e}")))?;
+    // The body is laid out by the groups as written: they must already be
+    // in the order the partition would put them in.
+    if let Some(g) = m.groups.iter().find(|g| g.windows(2).any(|w| w[0] >= w[1])) {
+        return Err(metadata_error(format!("group {g:?} is not ascending")));
+    }
     crate::pdb::Partition::new(shape, m.groups.clone())
         .map_err(|e| metadata_error(format!("groups: {e}")))?;
     if m.layers.len() != m.groups.len() {
@@ -497,13 +502,25 @@ fn check_pattern_metadata(m: &PatternMetadata, body_bytes: u64) -> Result<Board,
     for (group, layers) in m.groups.iter().zip(&m.layers) {
         // At most 16 cells and 8 tiles a group (checked above): no overflow.
         let entries = crate::rank::placement_count(shape.cells(), group.len());
+        // One-byte entries: at most 256 values.
+        if layers.len() > 256 {
+            return Err(metadata_error(format!(
+                "group {group:?}: {} layer counts, but entries are bytes (at most 256)",
+                layers.len()
+            )));
+        }
+        if layers.first() != Some(&1) {
+            return Err(metadata_error(format!(
+                "group {group:?}: the layer counts do not start with 1 (the goal's placement)"
+            )));
+        }
         let sum = layers
             .iter()
             .try_fold(0u64, |acc, &c| acc.checked_add(c))
             .ok_or_else(|| metadata_error("layer counts overflow"))?;
-        if sum != entries || layers.first() != Some(&1) || layers.len() > 256 {
+        if sum != entries {
             return Err(metadata_error(format!(
-                "group {group:?}: layer counts add up to {sum}, not {entries} (or do not start with 1)"
+                "group {group:?}: layer counts add up to {sum}, not {entries}"
             )));
         }
         total += entries;

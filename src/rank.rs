@@ -222,12 +222,16 @@ impl Indexer {
 }
 
 /// The number of ordered placements of `k` distinct tiles in `n` cells:
-/// n! / (n − k)!, the entries of a pattern database.
+/// n! / (n − k)!, the entries of a pattern database (0 if `k > n`).
 ///
 /// ```
 /// assert_eq!(slidedb::rank::placement_count(16, 8), 518_918_400);
+/// assert_eq!(slidedb::rank::placement_count(3, 4), 0);
 /// ```
 pub fn placement_count(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
     (n - k + 1..=n).map(|x| x as u64).product()
 }
 

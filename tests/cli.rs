@@ -1177,7 +1177,49 @@ fn fifteen_puzzle_batch_is_optimal_through_pattern_databases() {
     assert!(
         out.starts_with("r\n") && out.contains("step 1 of 1: r"),
         "{out}"
+    ); // compare runs IDA* over the databases and over Manhattan distance,
+    // not the searches that cannot finish on 4x4.
+    let (code, out, err) = run(
+        &[
+            "compare",
+            "--size",
+            "4x4",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15",
+            "--json",
+        ],
+        None,
+        data.path(),
     );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    for (row, name) in rows.iter().zip(["table", "idastar"]) {
+        assert_eq!(row["algorithm"], name);
+        assert_eq!(row["moves"], "rr");
+        assert_eq!(row["optimal"], true);
+    }
+    assert!(err.contains("--algos"), "{err}");
+    // verify checks the databases' bytes (there is no exact 4x4 table).
+    let (code, out, _) = run(&["verify", "--size", "4x4"], None, data.path());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("checksum and layer counts agree"), "{out}");
+    // stats describes the databases.
+    let (code, out, _) = run(&["stats", "--size", "4x4"], None, data.path());
+    assert_eq!(code, 0);
+    assert!(out.contains("partition     5-5-5"), "{out}");
+    assert_eq!(out.matches("524160 entries").count(), 3, "{out}");
+    // A damaged byte is a fault of verify (exit 1).
+    let file = data.path().join(name);
+    let mut bytes = fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(&file, &bytes).unwrap();
+    let (code, out, _) = run(&["verify", "--size", "4x4"], None, data.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAULT") && out.contains("checksum"), "{out}");
 }
 
 /// Without databases, a 4x4 board is still answered optimally (by IDA*
@@ -1323,8 +1365,45 @@ fn verify_checks_idastar_over_pattern_databases() {
         data.path(),
     );
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("pattern databases: 5-4"), "{out}");
+    assert!(
+        out.contains(
+            "pattern databases 5-4 for goal 1 2 3 4 5 6 7 8 9 0: checksum and layer counts agree"
+        ),
+        "{out}"
+    );
     assert!(out.contains("300 states checked, 0 mismatches"), "{out}");
+    // Named with --pdb, they answer boards whose table is missing (10
+    // cells are not built on the fly): IDA* over them, not an error.
+    let pdb = data.path().join("2x5-1-2-3-4-5-6-7-8-9-0-pdb-5-4.slidedb");
+    fs::remove_file(data.path().join("2x5-1-2-3-4-5-6-7-8-9-0.slidedb")).unwrap();
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--pdb",
+            pdb.to_str().unwrap(),
+            "1 2 3 4 5 6 7 8 0 9",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (0, "r\n"), "{err}");
+    // --heuristic pdb with a search that takes no estimate is refused
+    // once, before any board is read.
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--size",
+            "2x5",
+            "--algo",
+            "bfs",
+            "--heuristic",
+            "pdb",
+        ],
+        Some(b"1 2 3 4 5 6 7 8 0 9\n1 2 3 4 5 6 7 8 0 9\n"),
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err.lines().count(), 1, "{err}");
     // Without databases it says how to build them.
     let empty = tempdir();
     let (code, _, err) = run(

@@ -8,7 +8,7 @@ use slidedb::random::{SplitMix64, random_board};
 use slidedb::{Board, Shape, TableError};
 
 /// Every 2x4 board, with a 4-3 partition: admissible, and IDA* under it
-/// (with the mirror of the corner goal) is optimal on every board.
+/// is optimal on every board.
 #[test]
 fn admissible_and_optimal_on_every_two_by_four_board() {
     let shape = Shape::new(2, 4).unwrap();
@@ -78,7 +78,8 @@ fn admissible_on_a_large_sample_of_three_by_four_boards() {
 fn fifteen_555(canonical: &Board) -> &'static PatternDb<Vec<u8>> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static BUILT: OnceLock<Mutex<HashMap<Board, &'static PatternDb<Vec<u8>>>>> = OnceLock::new();
+    type Built = Mutex<HashMap<Board, &'static PatternDb<Vec<u8>>>>;
+    static BUILT: OnceLock<Built> = OnceLock::new();
     let mut built = BUILT.get_or_init(Default::default).lock().unwrap();
     built.entry(*canonical).or_insert_with(|| {
         let partition = Partition::standard(canonical, "5-5-5").unwrap();
@@ -201,4 +202,82 @@ fn every_fifteen_puzzle_goal_class_is_solved_optimally() {
             assert_eq!(moves.len(), manhattan.len(), "{board:?} toward {goal:?}");
         }
     }
+}
+
+/// Mirrors on boards that are not square: the flip across the middle
+/// column keeps a 2x3 goal's blank in place (cell 4), the flip across the
+/// middle row a 3x2 goal's (cell 3). IDA* over the larger sum is optimal
+/// on every board, also with groups that leave tiles out.
+#[test]
+fn mirrors_of_non_square_boards_keep_idastar_optimal() {
+    for (goal, groups) in [
+        ("1 2 3 / 4 0 5", vec![vec![1, 2, 3], vec![4, 5]]),
+        ("1 2 / 3 4 / 5 0", vec![vec![1, 3, 5], vec![2]]),
+        ("1 2 / 3 0 / 4 5", vec![vec![1, 2, 4], vec![5]]),
+        ("1 2 3 / 4 0 5", vec![vec![2, 5]]),
+    ] {
+        let goal: Board = goal.parse().unwrap();
+        let db = pdb::build(
+            &goal,
+            &Partition::new(goal.shape(), groups).unwrap(),
+            |_| {},
+        );
+        for (board, &d) in &common::reference_bfs(&goal) {
+            let moves = db.solve(board).unwrap().moves.unwrap();
+            assert_eq!(moves.len() as u32, d, "{board:?} toward {goal:?}");
+            assert!(common::leads_to(board, &moves, &goal));
+        }
+    }
+}
+
+/// Recomputes the body and header checksums of a pattern file after its
+/// bytes were changed (FORMAT.md: body CRC at 56, header CRC at 60).
+fn reseal(bytes: &mut [u8]) {
+    let body = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+    let metadata_len = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
+    let crc = crc32fast::hash(&bytes[body..]);
+    bytes[56..60].copy_from_slice(&crc.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[64..64 + metadata_len]);
+    bytes[20..24].copy_from_slice(&crc.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[..60]);
+    bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// Files whose checksums hold but whose contents cannot be right are
+/// refused: a goal placement that does not read 0 (IDA* would never
+/// accept the goal) on open, entries that contradict the layer counts by
+/// `verify`, groups out of order (the body would be read by another
+/// layout) on open.
+#[test]
+fn sealed_but_wrong_pattern_files_are_refused() {
+    let goal = Board::solved(Shape::new(2, 4).unwrap());
+    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {});
+    let bytes = db.as_bytes().to_vec();
+    let body = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+    // Group 1 is tiles 1 2 3 4, home in cells 0 1 2 3: rank 0.
+    let mut home = bytes.clone();
+    home[body] = 1;
+    reseal(&mut home);
+    let err = PatternDb::new(&home[..]).err().expect("refused");
+    assert!(err.to_string().contains("entry for the goal is 1"), "{err}");
+    // Some other entry changed: opens (O(1) checks), fails verify.
+    let mut other = bytes.clone();
+    other[body + 100] ^= 4;
+    reseal(&mut other);
+    let opened = PatternDb::new(&other[..]).unwrap();
+    let err = opened.verify().expect_err("refused");
+    assert!(err.to_string().contains("layer counts"), "{err}");
+    // Tiles 1 2 of group 1 swapped in the metadata: same length, resealed.
+    let metadata_len = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
+    let meta = &bytes[64..64 + metadata_len];
+    let at = meta
+        .windows(5)
+        .position(|w| w == [4, 1, 2, 3, 4])
+        .expect("the first group's bytes: its length, then its tiles");
+    let mut swapped = bytes.clone();
+    swapped[64 + at + 1] = 2;
+    swapped[64 + at + 2] = 1;
+    reseal(&mut swapped);
+    let err = PatternDb::new(&swapped[..]).err().expect("refused");
+    assert!(err.to_string().contains("not ascending"), "{err}");
 }

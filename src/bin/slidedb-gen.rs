@@ -78,8 +78,13 @@ fn run(args: &Args) -> Result<()> {
     let goal = *GoalClass::of(&asked).canonical();
     if goal != asked && !args.quiet {
         say!(
-            "slidedb-gen: goal {asked} ({}) is served by the table of goal {goal} ({}); building that",
+            "slidedb-gen: goal {asked} ({}) is served by the {} of goal {goal} ({}); building that",
             asked.shape(),
+            if args.pdb.is_some() {
+                "pattern databases"
+            } else {
+                "table"
+            },
             goal.shape()
         );
     }
@@ -94,9 +99,9 @@ fn run(args: &Args) -> Result<()> {
         None => None,
     };
     let out = args.out.clone().unwrap_or_else(|| {
-        data_dir().join(match (&partition, &args.pdb) {
-            (Some(_), Some(sizes)) => pattern_file_name(&goal, sizes),
-            _ => default_file_name(&goal),
+        data_dir().join(match &partition {
+            Some(p) => pattern_file_name(&goal, &p.sizes()),
+            None => default_file_name(&goal),
         })
     });
     // Everything that can be checked before the search is checked first.
@@ -213,6 +218,11 @@ fn build_patterns(
             entries.iter().sum::<u64>(),
             pool.current_num_threads()
         );
+        if goal.shape().cells() == 16 && goal.blank() != 15 {
+            say!(
+                "slidedb-gen: the published partitions are for corner goals; for this goal the groups are its tiles in reading order"
+            );
+        }
         for (i, (g, e)) in partition.groups().iter().zip(&entries).enumerate() {
             let tiles: Vec<String> = g.iter().map(u8::to_string).collect();
             say!(

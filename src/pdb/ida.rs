@@ -6,7 +6,8 @@
 //! The estimate is the largest of several admissible sums: the groups'
 //! sum for the board itself, and for each *mirror* of it. A mirror is a
 //! symmetry of the board that keeps the goal's blank cell in place (the
-//! main diagonal, for a corner or centre blank on a square board) followed
+//! diagonal through a corner or centre blank on a square board, the flip
+//! across the middle row or column the blank lies on) followed
 //! by the renaming that maps the goal onto itself: the mirrored board is
 //! exactly as far from the goal, so its sum is a second admissible
 //! estimate, often the larger.
@@ -26,6 +27,8 @@ const NONE: u8 = u8::MAX;
 const MAX_VIEWS: usize = 8;
 /// Every group has a tile.
 const MAX_GROUPS: usize = MAX_CELLS - 1;
+/// The deepest bound tried.
+const MAX_BOUND: u32 = 1000;
 
 /// A way of looking at the board: cells and tiles relabelled by a
 /// symmetry that keeps the goal in place.
@@ -175,8 +178,9 @@ impl<'a> Search<'a> {
     }
 
     /// An optimal path from `board` (which can reach the goal) and the
-    /// work it took.
-    pub(super) fn solve(&self, board: &Board) -> (Vec<Move>, Stats) {
+    /// work it took; `None` if the bound passes [`MAX_BOUND`] (damaged
+    /// databases: every board up to 16 cells is far closer).
+    pub(super) fn solve(&self, board: &Board) -> Option<(Vec<Move>, Stats)> {
         let clock = Instant::now();
         let mut stats = Stats::default();
         let mut node = self.node(board);
@@ -185,6 +189,9 @@ impl<'a> Search<'a> {
         // One path, grown and shrunk in place.
         let mut path = Vec::with_capacity(256);
         let mut bound = self.estimate(&node);
+        if bound > MAX_BOUND {
+            return None;
+        }
         loop {
             let mut next_bound = u32::MAX;
             if self.bounded(
@@ -198,13 +205,15 @@ impl<'a> Search<'a> {
             ) {
                 break;
             }
-            debug_assert!(next_bound != u32::MAX, "a solvable board is reached");
+            if next_bound > MAX_BOUND {
+                return None;
+            }
             bound = next_bound;
         }
         stats.peak_open = stats.peak_open.max(path.len() as u64 + 1);
         stats.peak_visited = stats.peak_open;
         stats.elapsed = clock.elapsed();
-        (path, stats)
+        Some((path, stats))
     }
 
     /// One depth-first pass below `node` (reached by `path`, whose

@@ -98,7 +98,7 @@ impl Partition {
                 return Err(PatternError::TooLarge {
                     shape,
                     tiles: g.len(),
-                    placements: placement_count(n, g.len().min(n)),
+                    placements: placement_count(n, g.len()),
                 });
             }
             for &t in g.iter() {
@@ -158,9 +158,10 @@ impl Partition {
         }
         // The published 15-puzzle partitions, as cells of the goal with
         // the blank at the bottom right (the canonical corner goal).
+        let normalized: Vec<String> = sizes.iter().map(usize::to_string).collect();
         let cells: Option<Vec<Vec<usize>>> =
             if shape.rows() == 4 && shape.cols() == 4 && goal.blank() == 15 {
-                match spec {
+                match normalized.join("-").as_str() {
                     "7-8" => Some(vec![(8..15).collect(), (0..8).collect()]),
                     "8-7" => Some(vec![(0..8).collect(), (8..15).collect()]),
                     "6-6-3" => Some(vec![
@@ -331,7 +332,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
                 at - len..at
             })
             .collect();
-        Ok(PatternDb {
+        let db = PatternDb {
             goal: layout.goal,
             partition,
             metadata: layout.metadata,
@@ -339,10 +340,35 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
             body: layout.body,
             body_crc: layout.header.body_crc,
             data,
-        })
+        };
+        // The goal must read 0 in every group, or IDA* would never accept
+        // it: one byte a group, checked on every open.
+        for g in 0..db.partition.groups.len() {
+            let home = db.entries(g)[db.home_rank(g)];
+            if home != 0 {
+                return Err(TableError::Layout {
+                    what: format!("group {}'s entry for the goal is {home}, not 0", g + 1),
+                });
+            }
+        }
+        Ok(db)
     }
 
-    /// Checks the body's checksum: O(body). [`PatternDb::new`] does not.
+    /// The rank of group `g`'s placement in the goal.
+    fn home_rank(&self, g: usize) -> usize {
+        let n = self.shape().cells();
+        let mut cells = [0u8; MAX_GROUP_TILES];
+        for (slot, &t) in self.partition.groups[g].iter().enumerate() {
+            cells[slot] = (0..n)
+                .find(|&c| self.goal.tile(c) == t)
+                .expect("every tile") as u8;
+        }
+        placement_rank(&cells[..self.partition.groups[g].len()], n) as usize
+    }
+
+    /// Checks the body: its checksum, and that each group's entries are
+    /// spread over the values as the metadata's layer counts say. O(body);
+    /// [`PatternDb::new`] checks neither.
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb};
@@ -360,6 +386,21 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
                 stored: self.body_crc,
                 computed,
             });
+        }
+        for g in 0..self.partition.groups.len() {
+            let mut counts = [0u64; 256];
+            for &d in self.entries(g) {
+                counts[d as usize] += 1;
+            }
+            let layers = self.layers(g);
+            if counts[..layers.len()] != *layers || counts[layers.len()..].iter().any(|&c| c > 0) {
+                return Err(TableError::Metadata {
+                    what: format!(
+                        "group {}'s entries are not spread as its layer counts say",
+                        g + 1
+                    ),
+                });
+            }
         }
         Ok(())
     }
@@ -394,12 +435,14 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         &self.metadata.generator
     }
 
-    /// `layers(g)[d]`: placements of group `g` whose entry is `d`.
+    /// `layers(g)[d]`: placements of group `g` (below the partition's
+    /// length) whose entry is `d`.
     pub fn layers(&self, group: usize) -> &[u64] {
         &self.metadata.layers[group]
     }
 
-    /// Group `group`'s entries, indexed by
+    /// Group `group`'s entries (`group` below the partition's length),
+    /// indexed by
     /// [`placement_rank`](crate::rank::placement_rank) of its tiles' cells
     /// (in ascending tile order).
     #[inline]
@@ -407,8 +450,12 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         &self.data.as_ref()[self.ranges[group].clone()]
     }
 
-    /// The sum of the groups' entries for `board` (of this shape): never
-    /// more than its distance to the goal.
+    /// The sum of the groups' entries for `board`: never more than its
+    /// distance to the goal.
+    ///
+    /// # Panics
+    ///
+    /// If `board` is not of this shape.
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb};
@@ -418,6 +465,11 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// assert!(db.estimate(&board) >= 2); // 1 and 2 must pass each other
     /// ```
     pub fn estimate(&self, board: &Board) -> u32 {
+        assert_eq!(
+            board.shape(),
+            self.shape(),
+            "a board of the databases' shape"
+        );
         let n = self.shape().cells();
         let mut cell_of = [0u8; MAX_CELLS];
         for c in 0..n {
@@ -439,10 +491,11 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
 
     /// An optimal solution of `board` by IDA*, under the larger of the
     /// groups' sum and the same sum over the board's mirror images (the
-    /// symmetries that keep the goal's blank in place, such as the main
-    /// diagonal for a corner or centre blank on a square). Allocates
+    /// symmetries that keep the goal's blank in place, such as the
+    /// diagonal through a corner or centre blank on a square). Allocates
     /// nothing per node. A board that cannot reach the goal is answered at
-    /// once from its parity.
+    /// once from its parity; an error means the databases are damaged
+    /// (they let no path through within 1000 moves).
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb};
@@ -472,11 +525,16 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
             .enumerate()
             .map(|(g, tiles)| (tiles.as_slice(), self.entries(g)))
             .collect();
-        let (moves, stats) = ida::Search::new(&self.goal, &groups).solve(board);
-        Ok(Solution {
-            moves: Some(moves),
-            stats,
-        })
+        match ida::Search::new(&self.goal, &groups).solve(board) {
+            Some((moves, stats)) => Ok(Solution {
+                moves: Some(moves),
+                stats,
+            }),
+            None => Err(SolveError::Damaged {
+                board: board.to_string(),
+                why: "the pattern databases let no path through within 1000 moves",
+            }),
+        }
     }
 }
 

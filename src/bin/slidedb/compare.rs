@@ -63,6 +63,11 @@ const ALL: [Algo; 6] = [
 ];
 
 pub fn run(args: &CompareArgs) -> Result<u8> {
+    let Some(heuristic) = args.heuristic.plain() else {
+        anyhow::bail!(
+            "compare runs the searches with manhattan or linear-conflict; --heuristic pdb is for solve and verify"
+        );
+    };
     let mut tables = Tables::new(&args.choice)?;
     let board = Board::parse(&args.board, tables.size)
         .with_context(|| format!("bad board {:?}", args.board))?;
@@ -98,11 +103,6 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     };
     let known = table.is_some() || patterns.is_some();
     let solver = Solver::new(&goal);
-    let Some(heuristic) = args.heuristic.plain() else {
-        anyhow::bail!(
-            "compare runs the searches with manhattan or linear-conflict; --heuristic pdb is for solve and verify"
-        );
-    };
     let algos = match (args.algos.is_empty(), big) {
         (false, _) => &args.algos[..],
         (true, false) => &ALL[..],

@@ -185,6 +185,17 @@ impl Tables {
             tables.size = Some(goal.shape());
             tables.goal = Some(goal);
         }
+        if let (Some(db), Some(size)) = (&tables.fixed_patterns, tables.size) {
+            let goal = tables.goal_for(size)?;
+            let canonical = *GoalClass::of(&goal).canonical();
+            if canonical != *db.goal() {
+                bail!(
+                    "the pattern databases are for goal {} ({}), which does not serve {size} goal {goal}: build them with slidedb-gen --size {size} --goal \"{goal}\" --pdb SIZES",
+                    db.goal(),
+                    db.shape()
+                );
+            }
+        }
         if let (Some(fixed), Some(size)) = (tables.fixed, tables.size) {
             let canonical = *GoalClass::of(&tables.goal_for(size)?).canonical();
             if canonical != fixed {
@@ -245,6 +256,13 @@ impl Tables {
 }
 
 impl Tables {
+    /// Whether --pdb named a pattern databases file for boards of `shape`.
+    pub fn named_patterns(&self, shape: Shape) -> bool {
+        self.fixed_patterns
+            .as_ref()
+            .is_some_and(|db| db.shape() == shape)
+    }
+
     /// Prints `hint` to stderr, once per shape in a run.
     pub fn hint_once(&mut self, shape: Shape, hint: String) {
         if !self.hinted.contains(&shape) {

@@ -42,9 +42,46 @@ pub struct VerifyArgs {
     heuristic: HeuristicArg,
 }
 
+/// Checks pattern databases' bytes: checksum, layer counts; prints the
+/// outcome and returns whether they are sound.
+fn check_patterns(db: &slidedb::pdb::PatternDb<crate::tables::Bytes>) -> bool {
+    let start = Instant::now();
+    match db.verify() {
+        Ok(()) => {
+            println!(
+                "pattern databases {} for goal {}: checksum and layer counts agree ({:.3} s)",
+                db.partition().sizes(),
+                db.goal(),
+                start.elapsed().as_secs_f64()
+            );
+            true
+        }
+        Err(e) => {
+            println!(
+                "pattern databases {} for goal {}: FAULT: {e}",
+                db.partition().sizes(),
+                db.goal()
+            );
+            false
+        }
+    }
+}
+
 pub fn run(args: &VerifyArgs) -> Result<u8> {
     let mut tables = Tables::opening(&args.choice, false)?;
-    let found = tables.get(tables.shape())?;
+    let shape = tables.shape();
+    // Beyond full tables there is nothing exact to check a search
+    // against: the databases' own bytes are checked.
+    if shape.cells() > slidedb::MAX_TABLE_CELLS {
+        let goal = tables.goal_for(shape)?;
+        let found = tables.patterns(shape)?.with_context(|| {
+            format!(
+                "no pattern databases for {shape} goal {goal}: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb SIZES"
+            )
+        })?;
+        return Ok(if check_patterns(&found.db) { 0 } else { 1 });
+    }
+    let found = tables.get(shape)?;
     if !found.class.is_canonical() {
         println!(
             "goal {} is served by the table of goal {} ({}): checking that table",
@@ -84,11 +121,9 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
                     table.goal()
                 )
             })?;
-            println!(
-                "pattern databases: {} for goal {}",
-                found.db.partition().sizes(),
-                found.db.goal()
-            );
+            if !check_patterns(&found.db) {
+                return Ok(1);
+            }
             Some(found.db)
         }
     };
