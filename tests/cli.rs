@@ -1262,40 +1262,32 @@ fn pattern_database_files_are_checked() {
     let f = file.to_str().unwrap();
     let (code, _, err) = run_gen(&["--size", "2x4", "--pdb", "4-3", "--out", f], data.path());
     assert_eq!(code, 0, "{err}");
-    let (code, out, _) = run(
-        &[
+    // `solve --pdb FILE --algo idastar --heuristic pdb ARGS…`.
+    let idastar = |pdb: &str, args: &[&str]| {
+        let head = [
             "solve",
             "--pdb",
-            f,
+            pdb,
             "--algo",
             "idastar",
             "--heuristic",
             "pdb",
-            "5 1 2 3 0 6 7 4",
-        ],
-        None,
-        data.path(),
-    );
+        ];
+        run(&[&head[..], args].concat(), None, data.path())
+    };
+    let (code, out, _) = idastar(f, &["5 1 2 3 0 6 7 4"]);
     assert_eq!(code, 0);
     assert_eq!(out, "urrrd\n");
     // Another class (blank on the top edge) is not served.
-    let (code, _, err) = run(
+    let (code, _, err) = idastar(
+        f,
         &[
-            "solve",
-            "--pdb",
-            f,
             "--size",
             "2x4",
             "--goal",
             "1 0 2 3 4 5 6 7",
-            "--algo",
-            "idastar",
-            "--heuristic",
-            "pdb",
             "0 1 2 3 4 5 6 7",
         ],
-        None,
-        data.path(),
     );
     assert_eq!(code, 2);
     assert!(err.contains("does not serve"), "{err}");
@@ -1303,40 +1295,14 @@ fn pattern_database_files_are_checked() {
     let table = data.path().join("t.slidedb");
     let t = table.to_str().unwrap();
     assert_eq!(run_gen(&["--size", "2x4", "--out", t], data.path()).0, 0);
-    let (code, _, err) = run(
-        &[
-            "solve",
-            "--pdb",
-            t,
-            "--algo",
-            "idastar",
-            "--heuristic",
-            "pdb",
-            "0 1 2 3 4 5 6 7",
-        ],
-        None,
-        data.path(),
-    );
+    let (code, _, err) = idastar(t, &["0 1 2 3 4 5 6 7"]);
     assert_eq!(code, 2);
     assert!(err.contains("not a pattern database"), "{err}");
     // A damaged body fails its checksum (small files are checked on open).
     let mut bytes = fs::read(&file).unwrap();
     *bytes.last_mut().unwrap() ^= 1;
     fs::write(&file, &bytes).unwrap();
-    let (code, _, err) = run(
-        &[
-            "solve",
-            "--pdb",
-            f,
-            "--algo",
-            "idastar",
-            "--heuristic",
-            "pdb",
-            "5 1 2 3 0 6 7 4",
-        ],
-        None,
-        data.path(),
-    );
+    let (code, _, err) = idastar(f, &["5 1 2 3 0 6 7 4"]);
     assert_eq!(code, 2);
     assert!(err.contains("checksum"), "{err}");
 }
