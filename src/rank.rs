@@ -43,7 +43,7 @@ pub struct Indexer {
     parity: u8,
     /// m!/2: the boards per blank cell.
     per_blank: u64,
-    /// weight[i] = (m − 1 − i)! / 2, for the Lehmer digits i < m − 2.
+    /// `weight[i]` = (m − 1 − i)! / 2, for the Lehmer digits i < m − 2.
     weight: [u64; MAX_CELLS],
 }
 

@@ -9,7 +9,7 @@
 //! to an estimate that never exceeds the true distance, and IDA* under it
 //! finds optimal solutions ([`PatternDb::solve`]).
 //!
-//! A [`PatternDb`] is built once ([`build`]), written in the table file
+//! A [`PatternDb`] is built once ([`build()`]), written in the table file
 //! family (kind 2 in `FORMAT.md`), and memory-mapped back
 //! ([`PatternDb::open_path`]); like [`crate::Table`] it is generic over its
 //! bytes.
@@ -289,7 +289,7 @@ pub fn build(
 /// Additive pattern databases toward one goal: for each group of tiles,
 /// one byte per placement of its tiles.
 ///
-/// Generic over its bytes, like [`crate::Table`]: [`build`] makes a
+/// Generic over its bytes, like [`crate::Table`]: [`build()`] makes a
 /// `PatternDb<Vec<u8>>`, [`PatternDb::open_path`] memory-maps a file.
 pub struct PatternDb<D> {
     data: D,
@@ -443,7 +443,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
 
     /// Group `group`'s entries (`group` below the partition's length),
     /// indexed by
-    /// [`placement_rank`](crate::rank::placement_rank) of its tiles' cells
+    /// [`placement_rank`] of its tiles' cells
     /// (in ascending tile order).
     #[inline]
     pub fn entries(&self, group: usize) -> &[u8] {
