@@ -1,0 +1,176 @@
+//! Arbitrary bytes opened as a pattern-database file (kind 2). Whatever
+//! opens must answer `verify`, `layers`, `entries`, `partition` and
+//! `estimate` without panicking, estimate the goal at 0 and solve it with
+//! no moves, and solve the boards one and two moves from the goal with a
+//! legal path to the goal or a `Damaged` error.
+//!
+//! Each input is tried three times: as it is; with its header and
+//! metadata checksums recomputed, so that mutations get past the CRCs into
+//! the layout and metadata checks; and with the body checksum recomputed
+//! as well, so that mutated entries pass `verify`'s checksum too.
+//!
+//! Only boards near the goal are solved, and only when the search is sure
+//! to be short: a damaged body can make IDA* take exponential time
+//! (documented, not a bug), on a far board and on a near one too. IDA*
+//! stops at the latest once its bound covers a path to the goal, so a
+//! board is solved when the largest `moves so far + estimate` along its
+//! known path to the goal (the estimate as IDA* takes it: the largest over
+//! the board and its mirrors) is at most [`MAX_BOUND`]; the answer is then
+//! no longer than that. A board estimated above 1000 is solved too: IDA*
+//! gives up on it at once.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use slidedb::pdb::{Partition, PatternDb};
+use slidedb::rank::placement_count;
+use slidedb::symmetry::Symmetry;
+use slidedb::{Board, MAX_CELLS, Move, SolveError};
+
+/// The largest IDA* bound a near board is solved under.
+const MAX_BOUND: u32 = 12;
+/// Above this estimate IDA* gives up at once (`MAX_BOUND` in src/pdb/ida.rs).
+const IDA_GIVES_UP: u32 = 1000;
+
+fuzz_target!(|data: &[u8]| {
+    exercise(data);
+    let fixed = with_checksums_fixed(data, false);
+    if let Some(fixed) = &fixed {
+        exercise(fixed);
+    }
+    if let Some(body_fixed) = with_checksums_fixed(data, true)
+        && Some(&body_fixed) != fixed.as_ref()
+    {
+        exercise(&body_fixed);
+    }
+});
+
+fn exercise(bytes: &[u8]) {
+    let Ok(db) = PatternDb::new(bytes) else {
+        return;
+    };
+    let _ = db.verify();
+    let _ = db.generator();
+    let shape = db.shape();
+    let goal = *db.goal();
+    assert_eq!(goal.shape(), shape);
+    let n = shape.cells();
+
+    let groups = db.partition().groups();
+    assert!(!groups.is_empty());
+    assert_eq!(
+        Partition::new(shape, groups.to_vec()).as_ref(),
+        Ok(db.partition())
+    );
+    for (g, tiles) in groups.iter().enumerate() {
+        let layers = db.layers(g);
+        let entries = db.entries(g);
+        assert_eq!(layers.first(), Some(&1));
+        assert_eq!(entries.len() as u64, placement_count(n, tiles.len()));
+        assert_eq!(layers.iter().sum::<u64>(), entries.len() as u64);
+    }
+
+    assert_eq!(db.estimate(&goal), 0);
+    let _ = db.estimate(&Board::solved(shape));
+    let found = db.solve(&goal).expect("the goal solves");
+    assert_eq!(found.moves, Some(Vec::new()));
+
+    // The boards one and two moves from the goal, each with its distance
+    // (two moves that do not undo each other never lead back to the goal,
+    // and the distance keeps the parity of the moves), its estimate as
+    // IDA* takes it, and the bound IDA* needs at most: the largest
+    // `moves so far + estimate` along the path back through `one`.
+    let mut near: Vec<(Board, usize, u32, u32)> = Vec::new();
+    for mv in Move::ALL {
+        let Some(one) = goal.apply(mv) else { continue };
+        let h_one = search_estimate(&db, &one);
+        near.push((one, 1, h_one, h_one.max(1)));
+        for mv2 in Move::ALL {
+            if let Some(two) = one.apply(mv2)
+                && two != goal
+                && !near.iter().any(|(b, ..)| *b == two)
+            {
+                let h_two = search_estimate(&db, &two);
+                near.push((two, 2, h_two, h_two.max(1 + h_one).max(2)));
+            }
+        }
+    }
+    for (board, distance, start, bound) in &near {
+        let _ = db.estimate(board);
+        if *bound <= MAX_BOUND || *start > IDA_GIVES_UP {
+            check_solve(&db, board, *distance, *bound);
+        }
+    }
+}
+
+/// `solve` on `board`, `distance` moves from the goal, whose IDA* bound
+/// cannot pass `bound`.
+fn check_solve(db: &PatternDb<&[u8]>, board: &Board, distance: usize, bound: u32) {
+    let goal = *db.goal();
+    match db.solve(board) {
+        Ok(solution) => {
+            let moves = solution
+                .moves
+                .unwrap_or_else(|| panic!("{board:?} can reach the goal but got no moves"));
+            assert_eq!(board.apply_all(&moves), Some(goal), "{board:?}: {moves:?}");
+            assert!(moves.len() >= distance, "{board:?}: {moves:?}");
+            assert!(moves.len() as u32 <= bound, "{board:?}: {moves:?}");
+        }
+        Err(SolveError::Damaged { .. }) => {}
+        Err(e @ SolveError::WrongShape { .. }) => panic!("{e}"),
+    }
+}
+
+/// The estimate IDA* searches under (src/pdb/ida.rs): the largest of the
+/// groups' sums for `board` and for each mirror of it, a symmetry that
+/// keeps the goal's blank in place followed by the renaming that maps the
+/// goal onto itself.
+fn search_estimate(db: &PatternDb<&[u8]>, board: &Board) -> u32 {
+    let goal = db.goal();
+    let shape = db.shape();
+    let n = shape.cells();
+    let identity = Symmetry::identity(shape);
+    Symmetry::all(shape)
+        .filter(|s| *s == identity || (s.to() == shape && s.cell(goal.blank()) == goal.blank()))
+        .map(|s| {
+            let mut rename = [0u8; MAX_CELLS];
+            for c in 0..n {
+                rename[goal.tile(c) as usize] = goal.tile(s.cell(c));
+            }
+            let mut tiles = [0u8; MAX_CELLS];
+            for c in 0..n {
+                tiles[s.cell(c)] = rename[board.tile(c) as usize];
+            }
+            db.estimate(&Board::from_tiles(shape, &tiles[..n]).expect("a mirrored board"))
+        })
+        .max()
+        .expect("the identity")
+}
+
+/// The bytes with the metadata CRC (bytes 20..24, over the metadata the
+/// header delimits, when it lies within the bytes), with `body` also the
+/// body CRC (bytes 56..60, over the bytes from the body offset to the
+/// end, when that offset lies within them), and the header CRC (bytes
+/// 60..64) recomputed; `None` if nothing changes.
+fn with_checksums_fixed(data: &[u8], body: bool) -> Option<Vec<u8>> {
+    if data.len() < 64 {
+        return None;
+    }
+    let mut b = data.to_vec();
+    let offset = u64::from_le_bytes(b[24..32].try_into().unwrap());
+    let len = u64::from_le_bytes(b[32..40].try_into().unwrap());
+    if let Some(end) = offset.checked_add(len).filter(|&e| e <= b.len() as u64) {
+        let crc = crc32fast::hash(&b[offset as usize..end as usize]);
+        b[20..24].copy_from_slice(&crc.to_le_bytes());
+    }
+    if body {
+        let body_offset = u64::from_le_bytes(b[40..48].try_into().unwrap());
+        if body_offset <= b.len() as u64 {
+            let crc = crc32fast::hash(&b[body_offset as usize..]);
+            b[56..60].copy_from_slice(&crc.to_le_bytes());
+        }
+    }
+    let crc = crc32fast::hash(&b[..60]);
+    b[60..64].copy_from_slice(&crc.to_le_bytes());
+    (b != data).then_some(b)
+}
