@@ -210,7 +210,7 @@ impl<'a> Search<'a> {
             }
             bound = next_bound;
         }
-        stats.peak_open = stats.peak_open.max(path.len() as u64 + 1);
+        // As the generic IDA* counts: the longest path expanded.
         stats.peak_visited = stats.peak_open;
         stats.elapsed = clock.elapsed();
         Some((path, stats))
