@@ -155,9 +155,11 @@ impl<'a> Search<'a> {
             .unwrap_or(0)
     }
 
-    /// Slides the tile in `target` into the blank, updating every view.
+    /// Slides the tile in `target` into the blank, updating every view:
+    /// its cells, and with `LOOKUP` its group's value and the sums (a
+    /// slide back restores the values from a copy instead).
     #[inline]
-    fn slide(&self, node: &mut Node, target: usize) {
+    fn slide<const LOOKUP: bool>(&self, node: &mut Node, target: usize) {
         let from = node.blank;
         let tile = node.board[target];
         node.board[from] = tile;
@@ -171,9 +173,11 @@ impl<'a> Search<'a> {
             }
             let g = g as usize;
             node.cells[v][g][self.slot_of[named] as usize] = view.cell[from];
-            let value = self.lookup(&node.cells[v][g], g);
-            node.sum[v] = node.sum[v] + value as u32 - node.value[v][g] as u32;
-            node.value[v][g] = value;
+            if LOOKUP {
+                let value = self.lookup(&node.cells[v][g], g);
+                node.sum[v] = node.sum[v] + value as u32 - node.value[v][g] as u32;
+                node.value[v][g] = value;
+            }
         }
     }
 
@@ -245,7 +249,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             stats.generated += 1;
-            self.slide(node, target);
+            self.slide::<true>(node, target);
             let f = g + self.estimate(node);
             if f <= bound {
                 path.push(mv);
@@ -258,27 +262,10 @@ impl<'a> Search<'a> {
             }
             // Slide back: the cells return by the reverse slide, the
             // values from the copy (no second lookup).
-            self.unslide(node, here, target);
+            self.slide::<false>(node, here);
             node.value = saved_value;
             node.sum = saved_sum;
         }
         false
-    }
-
-    /// Undoes [`slide`](Search::slide) of the tile from `target` into
-    /// `from`, cells and board only.
-    #[inline]
-    fn unslide(&self, node: &mut Node, from: usize, target: usize) {
-        let tile = node.board[from];
-        node.board[target] = tile;
-        node.board[from] = 0;
-        node.blank = from;
-        for (v, view) in self.views.iter().enumerate() {
-            let named = view.tile[tile as usize] as usize;
-            let g = self.group_of[named];
-            if g != NONE {
-                node.cells[v][g as usize][self.slot_of[named] as usize] = view.cell[target];
-            }
-        }
     }
 }
