@@ -139,17 +139,7 @@ fn run(args: &Args) -> Result<()> {
         );
     }
     let quiet = args.quiet;
-    // A bar over all states, drawn only on a terminal; the per-layer lines
-    // are printed either way, for logs.
-    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(goal.shape().states());
-        let style = ProgressStyle::with_template(
-            "{bar:40.cyan/blue} {percent:>3}% {pos}/{len} states, depth {msg} [{elapsed}]",
-        )
-        .expect("a valid template");
-        bar.set_style(style);
-        bar
-    });
+    let progress = Progress::new(quiet, goal.shape().states(), "states, depth");
     let table = pool.install(|| {
         generate(&goal, |layer| {
             if quiet {
@@ -162,19 +152,10 @@ fn run(args: &Args) -> Result<()> {
                 layer.total,
                 layer.elapsed.as_secs_f64() * 1e3
             );
-            match &bar {
-                Some(bar) => {
-                    bar.println(line);
-                    bar.set_position(layer.total);
-                    bar.set_message(layer.depth.to_string());
-                }
-                None => say!("{line}"),
-            }
+            progress.report(line, layer.total, layer.depth.to_string());
         })
     });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     let table = table?;
     let searched = start.elapsed();
     write_atomic(&out, table.as_bytes(), args.force)
@@ -233,15 +214,7 @@ fn build_patterns(
         }
     }
     let quiet = args.quiet;
-    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(entries.iter().sum());
-        let style = ProgressStyle::with_template(
-            "{bar:40.cyan/blue} {percent:>3}% {pos}/{len} placements, {msg} [{elapsed}]",
-        )
-        .expect("a valid template");
-        bar.set_style(style);
-        bar
-    });
+    let progress = Progress::new(quiet, entries.iter().sum(), "placements,");
     let mut group_start = Instant::now();
     let mut last_group = 0;
     let mut done = 0u64;
@@ -264,19 +237,11 @@ fn build_patterns(
                 p.placements,
                 group_start.elapsed().as_secs_f64()
             );
-            match &bar {
-                Some(bar) => {
-                    bar.println(line);
-                    bar.set_position(done);
-                    bar.set_message(format!("group {} depth {}", p.group + 1, p.depth));
-                }
-                None => say!("{line}"),
-            }
+            let message = format!("group {} depth {}", p.group + 1, p.depth);
+            progress.report(line, done, message);
         })
     });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     let searched = start.elapsed();
     write_atomic(out, db.as_bytes(), args.force)
         .with_context(|| format!("cannot write {}", out.display()))?;
@@ -294,4 +259,44 @@ fn build_patterns(
         );
     }
     Ok(())
+}
+
+/// Progress on stderr: one line per step, always (for logs), and on a
+/// terminal a bar below them; nothing at all with --quiet.
+struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// A bar over `len` items, labelled `unit` before its message.
+    fn new(quiet: bool, len: u64, unit: &str) -> Progress {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(len);
+            let template = format!(
+                "{{bar:40.cyan/blue}} {{percent:>3}}% {{pos}}/{{len}} {unit} {{msg}} [{{elapsed}}]"
+            );
+            bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+            bar
+        });
+        Progress { bar }
+    }
+
+    /// Prints `line`, and moves the bar to `position` with `message`.
+    fn report(&self, line: String, position: u64, message: String) {
+        match &self.bar {
+            Some(bar) => {
+                bar.println(line);
+                bar.set_position(position);
+                bar.set_message(message);
+            }
+            None => say!("{line}"),
+        }
+    }
+
+    /// Removes the bar.
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
