@@ -80,10 +80,11 @@ impl<'a> Search<'a> {
                 slot_of[t as usize] = slot as u8;
             }
         }
-        let identity = Symmetry::identity(shape);
-        let views = Symmetry::all(shape)
-            .filter(|s| *s == identity || (s.to() == shape && s.cell(goal.blank()) == goal.blank()))
-            // The identity first: it is what a lone view computes.
+        // The board's symmetries that keep the goal's blank in place: the
+        // identity, and the mirrors (at most the eight symmetries there
+        // are, so within MAX_VIEWS; their order is immaterial to a max).
+        let views: Vec<View> = Symmetry::all(shape)
+            .filter(|s| s.to() == shape && s.cell(goal.blank()) == goal.blank())
             .map(|s| {
                 let mut view = View {
                     cell: [0; MAX_CELLS],
@@ -94,11 +95,10 @@ impl<'a> Search<'a> {
                     view.cell[c] = to as u8;
                     view.tile[goal.tile(c) as usize] = goal.tile(to);
                 }
-                (s != identity, view)
+                view
             })
-            .collect::<Vec<_>>();
-        let mut sorted = views;
-        sorted.sort_by_key(|(mirror, _)| *mirror);
+            .collect();
+        debug_assert!((1..=MAX_VIEWS).contains(&views.len()));
         Search {
             n,
             goal: *goal,
@@ -107,7 +107,7 @@ impl<'a> Search<'a> {
             sizes: groups.iter().map(|(t, _)| t.len()).collect(),
             group_of,
             slot_of,
-            views: sorted.into_iter().map(|(_, v)| v).take(MAX_VIEWS).collect(),
+            views,
         }
     }
 
