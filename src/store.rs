@@ -18,8 +18,14 @@ pub const EXTENSION: &str = "slidedb";
 /// assert_eq!(default_file_name(&goal), "2x3-1-2-3-4-5-0.slidedb");
 /// ```
 pub fn default_file_name(goal: &Board) -> String {
+    format!("{}.{EXTENSION}", stem(goal))
+}
+
+/// The size and the goal's cells joined by `-`: what every file for
+/// `goal` is named by.
+fn stem(goal: &Board) -> String {
     let cells: Vec<String> = goal.tiles().map(|t| t.to_string()).collect();
-    format!("{}-{}.{EXTENSION}", goal.shape(), cells.join("-"))
+    format!("{}-{}", goal.shape(), cells.join("-"))
 }
 
 /// The default file name of the pattern databases for `goal` with group
@@ -35,12 +41,18 @@ pub fn default_file_name(goal: &Board) -> String {
 /// );
 /// ```
 pub fn pattern_file_name(goal: &Board, sizes: &str) -> String {
-    let cells: Vec<String> = goal.tiles().map(|t| t.to_string()).collect();
-    format!(
-        "{}-{}-pdb-{sizes}.{EXTENSION}",
-        goal.shape(),
-        cells.join("-")
-    )
+    format!("{}{sizes}.{EXTENSION}", pattern_file_prefix(goal))
+}
+
+/// How every [`pattern_file_name`] for `goal` begins, whatever its sizes.
+///
+/// ```
+/// use slidedb::{Board, Shape, store::pattern_file_prefix};
+/// let goal = Board::solved(Shape::new(2, 3).unwrap());
+/// assert_eq!(pattern_file_prefix(&goal), "2x3-1-2-3-4-5-0-pdb-");
+/// ```
+pub fn pattern_file_prefix(goal: &Board) -> String {
+    format!("{}-pdb-", stem(goal))
 }
 
 /// The folder tables are looked for and saved in: `$SLIDEDB_DATA` if set

@@ -307,11 +307,8 @@ impl Tables {
 
 /// The largest pattern databases file for `goal` in the data folder.
 fn find_patterns(goal: &Board) -> Result<Option<PathBuf>> {
-    let name = slidedb::store::pattern_file_name(goal, "");
-    let (prefix, suffix) = name
-        .split_once("-pdb-")
-        .map(|(a, b)| (format!("{a}-pdb-"), b.to_string()))
-        .expect("the name has -pdb-");
+    let prefix = slidedb::store::pattern_file_prefix(goal);
+    let suffix = format!(".{}", slidedb::store::EXTENSION);
     let dir = data_dir();
     let entries = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
