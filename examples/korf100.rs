@@ -7,20 +7,21 @@
 //! cargo run --release --example korf100 -- [7-8|6-6-3|5-5-5] [FIRST_N]
 //! ```
 //!
-//! The databases are memory-mapped from the data folder
-//! (`$SLIDEDB_DATA` or `./data`) where `slidedb-gen --size 4x4 --pdb
-//! SIZES` writes them, or built in memory when that file is missing. The
-//! instances and their optimal lengths are `tests/data/korf100.txt` (goal
-//! `0 1 2 … 15`, blank top left: answered through the canonical goal
-//! `1 2 … 15 0`, its 180° turn).
+//! The databases are memory-mapped from the data folder (`$SLIDEDB_DATA`,
+//! else the user's data directory) where `slidedb-gen --size 4x4 --pdb
+//! SIZES` writes them, or built in memory when that file is missing; the
+//! library's `Database` answers through them. The instances and their
+//! optimal lengths are `tests/data/korf100.txt` (goal `0 1 2 … 15`, blank
+//! top left: served by the databases of the canonical goal `1 2 … 15 0`,
+//! its 180° turn).
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use slidedb::pdb::{self, Partition, PatternDb};
-use slidedb::store::pattern_file_name;
+use slidedb::pdb::{self, Partition};
+use slidedb::store::{default_data_dir, pattern_file_name};
 use slidedb::symmetry::GoalClass;
-use slidedb::{Board, Shape, data_dir};
+use slidedb::{Board, Database, Engine, Method, Shape};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,47 +29,53 @@ fn main() -> ExitCode {
     let first: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(100);
     let shape = Shape::new(4, 4).expect("4x4");
     let goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).expect("goal");
-    let class = GoalClass::of(&goal);
-    let partition = match Partition::standard(class.canonical(), sizes) {
+    let partition = match Partition::standard(&goal, sizes) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("korf100: {e}");
             return ExitCode::from(2);
         }
     };
-    let path = data_dir().join(pattern_file_name(class.canonical(), sizes));
+    // The databases of exactly this partition: from the data folder where
+    // slidedb-gen writes them, else built in memory.
+    let canonical = GoalClass::of(&goal).canonical().to_owned();
+    let path =
+        default_data_dir().map(|d| d.join(pattern_file_name(&canonical, &partition.sizes())));
     let clock = Instant::now();
-    if path.exists() {
-        match PatternDb::open_path(&path) {
-            Ok(db) => {
+    let db = match path.as_ref().filter(|p| p.exists()) {
+        Some(path) => Database::in_memory()
+            .patterns_file(path)
+            .open()
+            .inspect(|_| {
                 eprintln!(
                     "korf100: mapped {} in {:.3} s",
                     path.display(),
                     clock.elapsed().as_secs_f64()
-                );
-                solve_all(&db, &class, first)
-            }
-            Err(e) => {
-                eprintln!("korf100: {}: {e}", path.display());
-                ExitCode::from(2)
-            }
+                )
+            }),
+        None => {
+            let built = pdb::build(&goal, &partition, |_| {});
+            eprintln!(
+                "korf100: no {sizes} databases in the data folder; built them in memory in {:.2} s",
+                clock.elapsed().as_secs_f64()
+            );
+            Database::in_memory().patterns(built).open()
         }
-    } else {
-        let db = pdb::build(class.canonical(), &partition, |_| {});
-        eprintln!(
-            "korf100: no {}; built the {sizes} databases in memory in {:.2} s",
-            path.display(),
-            clock.elapsed().as_secs_f64()
-        );
-        solve_all(&db, &class, first)
+    };
+    match db.and_then(|db| db.engine(&goal, Method::Exact)) {
+        Ok(engine) => solve_all(&engine, first),
+        Err(e) => {
+            eprintln!("korf100: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
 /// Solves the first `first` instances and prints a line each and the
 /// totals.
-fn solve_all<D: AsRef<[u8]>>(db: &PatternDb<D>, class: &GoalClass, first: usize) -> ExitCode {
-    let shape = class.goal().shape();
-    let goal = *class.goal();
+fn solve_all(engine: &Engine, first: usize) -> ExitCode {
+    let goal = *engine.goal();
+    let shape = goal.shape();
     let text = include_str!("../tests/data/korf100.txt");
     let (mut nodes, mut moves, mut wrong, mut count) = (0u64, 0u32, 0u32, 0u64);
     let clock = Instant::now();
@@ -78,13 +85,13 @@ fn solve_all<D: AsRef<[u8]>>(db: &PatternDb<D>, class: &GoalClass, first: usize)
         let board = Board::parse(&f[1..17].join(" "), Some(shape)).expect("an instance");
         let want: u32 = f[17].parse().expect("a length");
         let t = Instant::now();
-        let found = db.solve(&class.to_canonical(&board)).expect("a 4x4 board");
-        let mut path = found.moves.expect("every instance is solvable");
-        class.moves_back(&mut path);
+        let found = engine.solve(&board).expect("a 4x4 board");
+        let generated = found.stats.map_or(0, |s| s.generated);
+        let path = found.moves.expect("every instance is solvable");
         let length = path.len() as u32;
         let ok = length == want && board.apply_all(&path) == Some(goal);
         wrong += !ok as u32;
-        nodes += found.stats.generated;
+        nodes += generated;
         moves += length;
         count += 1;
         println!(
@@ -92,7 +99,7 @@ fn solve_all<D: AsRef<[u8]>>(db: &PatternDb<D>, class: &GoalClass, first: usize)
             f[0],
             length,
             if ok { "" } else { " WRONG" },
-            found.stats.generated,
+            generated,
             t.elapsed().as_secs_f64()
         );
     }

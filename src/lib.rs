@@ -4,53 +4,85 @@
 //! breadth-first search from the goal stores every reachable board's
 //! distance (mod 3, in 2 bits) at its [`Index`]; any board is then solved
 //! optimally by stepping to the neighbour one move closer, in microseconds.
+//! Boards too big for a full table (the 15-puzzle) are solved optimally by
+//! IDA* over pattern databases built the same way.
+//!
+//! [`Database`] is the engine every front end calls: it answers any board
+//! toward any goal from the files of a data folder, building small tables
+//! when they are missing.
 //!
 //! ```
-//! use slidedb::{Board, Shape, generate, moves_to_string};
+//! use slidedb::{Board, Database, Method};
 //!
-//! // Build the 8-puzzle's table in memory (181,440 states, milliseconds).
-//! let table = generate(&Board::solved(Shape::EIGHT), |_layer| {}).unwrap();
-//! assert_eq!(table.max_distance(), 31);
+//! let dir = tempfile::tempdir().unwrap();
+//! let db = Database::open(dir.path()).unwrap();
 //!
-//! // Solve a board: the blank's moves, optimal.
-//! let board = Board::parse("2 3 4 1 5 x 7 6 8", None).unwrap();
-//! let moves = table.solve(&board).unwrap().expect("solvable");
-//! assert_eq!(moves_to_string(&moves), "ullddrurdllurdruldr");
+//! // The course project's board and goal: the blank first.
+//! let goal: Board = "0 1 2 / 3 4 5 / 6 7 8".parse().unwrap();
+//! let board: Board = "7 2 4 / 5 0 6 / 8 3 1".parse().unwrap();
+//! let engine = db.engine(&goal, Method::Exact).unwrap(); // builds and saves the 3x3 table
+//! let found = engine.solve(&board).unwrap();
+//! assert_eq!(found.distance(), Some(26));
+//! assert_eq!(board.apply_all(&found.moves.unwrap()), Some(goal));
 //!
 //! // Boards of the other parity cannot reach the goal.
-//! let swapped = Board::parse("2 1 3 4 5 6 7 8 0", None).unwrap();
-//! assert_eq!(table.solve(&swapped).unwrap(), None);
+//! let swapped: Board = "2 1 3 4 5 6 7 8 0".parse().unwrap();
+//! assert!(!engine.solve(&swapped).unwrap().is_solvable());
 //! ```
 //!
-//! The same bytes can be written to a file ([`write_atomic`]) and
-//! memory-mapped back ([`Table::open_path`]); `FORMAT.md` specifies them.
-//! One table serves every goal of its class ([`symmetry::GoalClass`]), and
-//! the classic searches ([`Solver`]) run beside it to check and compare.
+//! Underneath, a [`Table`] is built by [`generate()`], written to a file
+//! ([`write_atomic`]) and memory-mapped back ([`Table::open_path`]);
+//! `FORMAT.md` specifies its bytes. One table serves every goal of its
+//! class ([`symmetry::GoalClass`]), and the classic searches ([`Solver`])
+//! run beside it to check and compare.
 //!
-//! Modules, one concern each:
-//! - [`board`]: shapes, boards, moves, parsing, solvability.
-//! - [`rank`]: the perfect index of the boards that reach a goal.
-//! - [`table`]: the table type and its queries.
-//! - [`format`](mod@format): the file's bytes, checked on open.
-//! - [`generate`](mod@generate): the parallel BFS that builds a table.
-//! - [`search`]: A*, IDA*, BFS, DFS and IDDFS over successor closures.
-//! - [`solver`]: those searches applied to boards, with their heuristics.
-//! - [`pdb`]: additive pattern databases, for boards beyond full tables.
-//! - [`random`]: reproducible random boards, for samples and benchmarks.
-//! - [`store`]: file names and the atomic write.
-//! - [`symmetry`]: every goal answered from one table per class of blank
-//!   cells, by renaming tiles and the board's symmetries.
-//! - [`verify`]: full checks of a table, and of the searches against it.
+//! ```
+//! use slidedb::{Board, Shape, generate};
+//!
+//! // The 8-puzzle's table in memory (181,440 states, milliseconds).
+//! let table = generate(&Board::solved(Shape::EIGHT), |_layer| {}).unwrap();
+//! assert_eq!(table.max_distance(), 31);
+//! let found = table.solve(&"2 3 4 1 5 x 7 6 8".parse().unwrap()).unwrap();
+//! assert_eq!(found.move_string().unwrap(), "ullddrurdllurdruldr");
+//! ```
+//!
+//! ## Layers
+//!
+//! One module per concern; each imports only from the modules listed
+//! before it:
+//! - [`board`]: shapes, boards, moves, parsing, solvability (imports
+//!   nothing of the crate).
+//! - [`search`]: A*, IDA*, BFS, DFS and IDDFS over successor closures
+//!   (nothing).
+//! - [`rank`], [`symmetry`], [`random`]: the index of the boards that reach
+//!   a goal; every goal served by the table of its class; reproducible
+//!   random boards (`board`).
+//! - [`solution`]: the answer every engine gives, and its error (`board`,
+//!   `search`).
+//! - [`solver`]: the searches applied to boards, with their heuristics
+//!   (`board`, `search`, `solution`).
+//! - [`format`](mod@format): the frame every file shares: magic, version,
+//!   sections, checksums, checked sizes (nothing).
+//! - [`store`]: the data folder, file names, memory maps, the atomic write
+//!   (`board`, `format`).
+//! - [`table`]: the full table, its bytes, and the parallel BFS that builds
+//!   it (all of the above but `solver`).
+//! - [`pdb`]: additive pattern databases, their bytes, their builder and
+//!   IDA* over them (the above, and `table`'s file checks).
+//! - [`verify`]: full checks of a table, and of the searches against it
+//!   (`table`, `solver`).
+//! - [`database`]: the engine over a data folder (everything).
 
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod database;
 pub mod format;
-pub mod generate;
 pub mod pdb;
 pub mod random;
 pub mod rank;
 pub mod search;
+pub mod solution;
 pub mod solver;
 pub mod store;
 pub mod symmetry;
@@ -58,10 +90,13 @@ pub mod table;
 pub mod verify;
 
 pub use board::{Board, BoardError, MAX_CELLS, Move, Shape, moves_to_string};
+pub use database::{
+    Database, DatabaseBuilder, DatabaseError, Engine, Event, ForGoal, Method, Source,
+};
 pub use format::TableError;
-pub use generate::{GenerateError, Layer, MAX_TABLE_CELLS, generate};
 pub use rank::{Index, Indexer};
 pub use search::{Outcome, Stats};
-pub use solver::{Algorithm, Heuristic, Solution, Solver};
-pub use store::{data_dir, default_file_name, write_atomic};
-pub use table::{SolveError, Table};
+pub use solution::{Solution, SolveError};
+pub use solver::{Algorithm, Heuristic, Solver};
+pub use store::{default_file_name, write_atomic};
+pub use table::{GenerateError, Layer, MAX_TABLE_CELLS, Table, generate};

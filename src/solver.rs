@@ -6,8 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Adjacency, Board, Move, Shape};
-use crate::search::{self, Stats};
-use crate::table::SolveError;
+use crate::search;
+use crate::solution::{Solution, SolveError, check_shape};
 
 /// A search algorithm for boards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,16 +90,6 @@ pub enum Heuristic {
     /// to let others in that line pass (Hansson, Mayer and Yung): fewer
     /// nodes, a little more work per node.
     LinearConflict,
-}
-
-/// What a search found for a board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
-    /// The blank's moves to the goal; `None` if the board cannot reach it.
-    pub moves: Option<Vec<Move>>,
-    /// The work and space the search took (all zero when the board was
-    /// found unsolvable by its parity, before any search).
-    pub stats: Stats,
 }
 
 /// Solves boards toward one goal by search.
@@ -235,10 +225,7 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         check_shape(self.goal.shape(), board.shape())?;
         if !board.can_reach(&self.goal) {
-            return Ok(Solution {
-                moves: None,
-                stats: Stats::default(),
-            });
+            return Ok(Solution::unsolvable());
         }
         let adjacency = &self.adjacency;
         let goal = self.goal;
@@ -278,7 +265,7 @@ impl Solver {
         let path = outcome.path.expect("a solvable board is always reached");
         Ok(Solution {
             moves: Some(path_moves(&path, board.shape())),
-            stats: outcome.stats,
+            stats: Some(outcome.stats),
         })
     }
 
@@ -291,7 +278,9 @@ impl Solver {
     /// let goal = Board::solved(Shape::EIGHT);
     /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
     /// let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
-    /// let found = Solver::new(&goal).solve_estimated(&board, Algorithm::AStar, |b| db.estimate(b)).unwrap();
+    /// let found = Solver::new(&goal)
+    ///     .solve_estimated(&board, Algorithm::AStar, |b| db.estimate(b).unwrap())
+    ///     .unwrap();
     /// assert_eq!(found.moves.unwrap().len(), 31);
     /// ```
     pub fn solve_estimated(
@@ -305,10 +294,7 @@ impl Solver {
         }
         check_shape(self.goal.shape(), board.shape())?;
         if !board.can_reach(&self.goal) {
-            return Ok(Solution {
-                moves: None,
-                stats: Stats::default(),
-            });
+            return Ok(Solution::unsolvable());
         }
         let outcome = self.informed(board, algorithm, estimate(board), |_, _, next| {
             estimate(next)
@@ -316,7 +302,7 @@ impl Solver {
         let path = outcome.path.expect("a solvable board is always reached");
         Ok(Solution {
             moves: Some(path_moves(&path, board.shape())),
-            stats: outcome.stats,
+            stats: Some(outcome.stats),
         })
     }
 
@@ -383,14 +369,6 @@ impl Eq for Scored {}
 impl std::hash::Hash for Scored {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.board.hash(state);
-    }
-}
-
-fn check_shape(table: Shape, board: Shape) -> Result<(), SolveError> {
-    if table == board {
-        Ok(())
-    } else {
-        Err(SolveError::WrongShape { table, board })
     }
 }
 

@@ -1,10 +1,12 @@
-//! Where tables live on disk: their default file names and the atomic write.
+//! Where files live on disk: the data folder, file names, memory maps,
+//! and the atomic write.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
+use crate::format::TableError;
 
 /// The file extension of table files.
 pub const EXTENSION: &str = "slidedb";
@@ -55,13 +57,86 @@ pub fn pattern_file_prefix(goal: &Board) -> String {
     format!("{}-pdb-", stem(goal))
 }
 
-/// The folder tables are looked for and saved in: `$SLIDEDB_DATA` if set
-/// and not empty, else `./data`.
-pub fn data_dir() -> PathBuf {
-    match std::env::var_os("SLIDEDB_DATA") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => PathBuf::from("data"),
+/// The environment variable that names the data folder.
+pub const DATA_ENV: &str = "SLIDEDB_DATA";
+
+/// The default data folder, where tables are looked for and saved:
+/// `$SLIDEDB_DATA` if it is set and not empty, else `slidedb` in the
+/// user's data directory (`$XDG_DATA_HOME/slidedb`, that is
+/// `~/.local/share/slidedb`, on Linux; `~/Library/Application
+/// Support/slidedb` on macOS; `%APPDATA%\slidedb` on Windows). `None`
+/// when neither can be found (no home directory).
+///
+/// ```
+/// // SAFETY: no other thread of this doctest reads the environment.
+/// unsafe { std::env::set_var("SLIDEDB_DATA", "/srv/tables") };
+/// assert_eq!(slidedb::store::default_data_dir().unwrap(), std::path::Path::new("/srv/tables"));
+/// ```
+pub fn default_data_dir() -> Option<PathBuf> {
+    match std::env::var_os(DATA_ENV) {
+        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+        _ => dirs::data_dir().map(|d| d.join("slidedb")),
     }
+}
+
+/// The bytes of a table or pattern databases file: memory-mapped from its
+/// file, or built in memory. Either way they are read the same, so one
+/// type serves both (`Table<Bytes>`, `PatternDb<Bytes>`).
+#[derive(Debug)]
+pub enum Bytes {
+    /// A read-only map of a file (see [`map_file`]).
+    Mapped(memmap2::Mmap),
+    /// Bytes in memory, such as a table just built.
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+/// Memory-maps a regular file read-only. A FIFO, device or directory is
+/// refused before it is opened (opening a FIFO would block forever).
+///
+/// The map shares the file's pages: slidedb replaces its files only by
+/// renaming a new file over the old name ([`write_atomic`]), which leaves
+/// an existing map on the old, unchanged bytes. A file changed in place by
+/// another program while it is mapped changes what the map reads (answers
+/// from such bytes can be wrong; `verify` finds it), and a file truncated
+/// in place makes reads past its new end fault (the process gets SIGBUS):
+/// that is the risk every memory-mapped reader takes.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("x");
+/// std::fs::write(&path, b"bytes").unwrap();
+/// assert_eq!(&slidedb::store::map_file(&path).unwrap()[..], b"bytes");
+/// assert!(slidedb::store::map_file(dir.path()).is_err()); // a directory
+/// ```
+pub fn map_file(path: &Path) -> Result<memmap2::Mmap, TableError> {
+    let io = |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let kind = fs::metadata(path).map_err(io)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "is a directory"
+        } else {
+            "is not a regular file"
+        };
+        return Err(io(io::Error::new(io::ErrorKind::InvalidInput, what)));
+    }
+    let file = fs::File::open(path).map_err(io)?;
+    // SAFETY: the map is read-only, and slidedb replaces its files only by
+    // renaming a new file over them, so a map keeps the old file's bytes.
+    // A file changed or truncated in place by another program is the
+    // documented risk above.
+    unsafe { memmap2::Mmap::map(&file) }.map_err(io)
 }
 
 /// The temporary files [`write_atomic`] writes before renaming them are
@@ -89,7 +164,26 @@ fn temp_builder() -> tempfile::Builder<'static, 'static> {
 /// folder is found before the work of building the bytes, not after.
 /// A full disk is only found by the write itself.
 pub fn check_writable(path: &Path) -> io::Result<()> {
-    temp_builder().tempfile_in(parent_dir(path)).map(drop)
+    let dir = existing_parent(path)?;
+    temp_builder().tempfile_in(dir).map(drop)
+}
+
+/// The folder `path` is in, which must exist: it is never created here, so
+/// a mistyped path is an error naming the missing folder.
+fn existing_parent(path: &Path) -> io::Result<PathBuf> {
+    let dir = parent_dir(path);
+    match fs::metadata(&dir) {
+        Ok(m) if m.is_dir() => Ok(dir),
+        Ok(_) => Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("{} is not a folder", dir.display()),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the folder {} does not exist", dir.display()),
+        )),
+        Err(e) => Err(e),
+    }
 }
 
 /// The folder `path` is in: its parent, or `.` for a bare name.
@@ -107,7 +201,8 @@ fn parent_dir(path: &Path) -> PathBuf {
 ///
 /// Without `overwrite`, an existing `path` is an `AlreadyExists` error, and
 /// the final step refuses to replace a file that appeared meanwhile. The
-/// folder must exist. On any error the temporary file is removed.
+/// folder must exist (a missing one is a `NotFound` error naming it; it is
+/// never created here). On any error the temporary file is removed.
 ///
 /// A process killed by a signal (SIGKILL, or an unhandled SIGINT/SIGTERM)
 /// while the temporary file exists, between its creation and the rename,
@@ -116,11 +211,11 @@ fn parent_dir(path: &Path) -> PathBuf {
 /// Such files are left alone (a later writer cannot tell a stale one from
 /// another writer's live one); delete them when no writer is running.
 pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()> {
-    let dir = parent_dir(path);
+    let dir = existing_parent(path)?;
     let exists = || {
         io::Error::new(
             io::ErrorKind::AlreadyExists,
-            format!("{} exists (pass --force to replace it)", path.display()),
+            format!("{} exists", path.display()),
         )
     };
     if !overwrite && path.exists() {

@@ -235,7 +235,50 @@ impl GoalClass {
         self.symmetry.inverse().board(&renamed)
     }
 
+    /// What tile `tile` of the goal is called in the canonical goal (both
+    /// sit in the same cell once the symmetry has moved the board).
+    ///
+    /// ```
+    /// use slidedb::symmetry::GoalClass;
+    /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// assert_eq!(class.canonical_tile(0), 0); // the blank stays the blank
+    /// // Tile 8 sits where the symmetry puts the canonical goal's tile 1.
+    /// let cell = (0..9).find(|&c| class.canonical().tile(c) == class.canonical_tile(8)).unwrap();
+    /// assert_eq!(class.from_canonical(class.canonical()).tile(8), 8);
+    /// assert_eq!(class.to_canonical(class.goal()).tile(cell), class.canonical_tile(8));
+    /// ```
+    pub fn canonical_tile(&self, tile: u8) -> u8 {
+        self.rename[tile as usize]
+    }
+
+    /// The tile of the goal that the canonical goal calls `tile`: the
+    /// inverse of [`canonical_tile`](GoalClass::canonical_tile).
+    ///
+    /// ```
+    /// use slidedb::symmetry::GoalClass;
+    /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// assert_eq!(class.goal_tile(class.canonical_tile(5)), 5);
+    /// ```
+    pub fn goal_tile(&self, tile: u8) -> u8 {
+        let n = self.goal.shape().cells();
+        (0..n as u8)
+            .find(|&t| self.rename[t as usize] == tile)
+            .unwrap_or(tile)
+    }
+
     /// Moves found toward the canonical goal, as moves toward the goal.
+    ///
+    /// ```
+    /// use slidedb::{Move, symmetry::GoalClass};
+    /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// // A board one move from the canonical goal, and the same board
+    /// // toward the goal: the move back is the move seen through the symmetry.
+    /// let near = class.canonical().apply(Move::Left).unwrap();
+    /// let board = class.from_canonical(&near);
+    /// let mut moves = [Move::Right];
+    /// class.moves_back(&mut moves);
+    /// assert_eq!(board.apply_all(&moves), Some(*class.goal()));
+    /// ```
     pub fn moves_back(&self, moves: &mut [Move]) {
         let back = self.symmetry.inverse();
         for m in moves {

@@ -7,13 +7,14 @@ use rayon::prelude::*;
 
 use crate::board::{Adjacency, Board};
 use crate::format::TableError;
-use crate::generate::{GenerateError, generate};
 use crate::rank::Index;
-use crate::solver::{Algorithm, Heuristic, Solution, Solver};
-use crate::table::{SolveError, Table};
+use crate::solution::{Solution, SolveError};
+use crate::solver::{Algorithm, Heuristic, Solver};
+use crate::table::{GenerateError, Table, generate};
 
 /// Something wrong with a table.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Fault {
     /// The bytes are damaged (for example the body checksum).
     #[error(transparent)]
@@ -29,7 +30,7 @@ pub enum Fault {
         what: &'static str,
     },
     /// The table is not what a fresh breadth-first search gives.
-    #[error("a fresh search gives other {what}: regenerate the table")]
+    #[error("a fresh search gives other {what}: rebuild the table")]
     Differs {
         /// `layer counts` or `entries`.
         what: &'static str,
@@ -51,9 +52,11 @@ pub enum Fault {
 /// ```
 pub fn check_table<D: AsRef<[u8]> + Sync>(table: &Table<D>) -> Result<(), Fault> {
     table.verify()?;
+    // Every check runs on the body's own terms: boards toward the indexed
+    // goal.
     let indexer = table.indexer();
-    let adjacency = Adjacency::new(table.shape());
-    let goal = *table.goal();
+    let goal = *table.indexed_goal();
+    let adjacency = Adjacency::new(goal.shape());
     (0..indexer.len() as usize)
         .into_par_iter()
         .with_min_len(1 << 12)
@@ -95,7 +98,7 @@ pub fn check_table<D: AsRef<[u8]> + Sync>(table: &Table<D>) -> Result<(), Fault>
             what: "layer counts",
         });
     }
-    if fresh.as_bytes() != table.as_bytes() {
+    if fresh.body_bytes() != table.body_bytes() {
         return Err(Fault::Differs { what: "entries" });
     }
     Ok(())
@@ -125,8 +128,10 @@ pub struct SearchReport {
     pub expanded: u64,
 }
 
-/// Solves the boards at `indices` with `algorithm` (in parallel) and checks
-/// each path: it must lead to the goal in exactly the table's distance.
+/// Solves the boards at `indices` (of the table's [index](Table::indexer),
+/// seen toward the table's goal) with `algorithm` (in parallel) and checks
+/// each path: it must lead to the table's goal in exactly the table's
+/// distance.
 ///
 /// ```
 /// use slidedb::{Algorithm, Board, Heuristic, Shape, generate, verify::check_search};
@@ -146,8 +151,8 @@ pub fn check_search<D: AsRef<[u8]> + Sync>(
     })
 }
 
-/// [`check_search`] for any solver, such as IDA* over pattern databases
-/// built toward the table's goal.
+/// [`check_search`] for any solver toward the table's goal, such as IDA*
+/// over pattern databases built for it.
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate, pdb, verify::check_search_with};
@@ -163,19 +168,20 @@ pub fn check_search_with<D: AsRef<[u8]> + Sync>(
     solve: impl Fn(&Board) -> Result<Solution, SolveError> + Sync,
 ) -> SearchReport {
     let indexer = table.indexer();
+    let class = table.class();
     let checked = AtomicU64::new(0);
     let expanded = AtomicU64::new(0);
     let mut mismatches: Vec<(u64, Mismatch)> = indices
         .into_par_iter()
         .filter_map(|i| {
-            let board = indexer.unrank(Index(i))?;
+            let board = class.from_canonical(&indexer.unrank(Index(i))?);
             checked.fetch_add(1, Relaxed);
             let want = table
                 .distance(&board)
                 .expect("the table's own shape")
                 .expect("every indexed board reaches the goal");
             let found = solve(&board).expect("the table's own shape");
-            expanded.fetch_add(found.stats.expanded, Relaxed);
+            expanded.fetch_add(found.stats.map_or(0, |s| s.expanded), Relaxed);
             let got = found
                 .moves
                 .filter(|m| board.apply_all(m) == Some(*table.goal()))

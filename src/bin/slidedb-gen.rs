@@ -11,9 +11,9 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use slidedb::pdb::{self, Partition};
-use slidedb::store::pattern_file_name;
+use slidedb::store::{default_data_dir, pattern_file_name};
 use slidedb::symmetry::GoalClass;
-use slidedb::{Board, Shape, data_dir, default_file_name, generate, write_atomic};
+use slidedb::{Board, Shape, default_file_name, generate, write_atomic};
 
 /// Build the exact distance table of a sliding-tile puzzle: one reverse
 /// breadth-first search from the goal over every reachable board.
@@ -24,13 +24,18 @@ struct Args {
     #[arg(long, value_name = "RxC")]
     size: Option<Shape>,
     /// The goal board [default: the tiles in order, blank last]. The table
-    /// built is that of the goal's class, which serves every goal with the
-    /// blank in a cell its symmetries reach.
+    /// answers toward it, and also serves every goal of its class (the
+    /// blank in a cell the board's symmetries reach, tiles renamed).
     #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     goal: Option<String>,
-    /// Where to write the table [default: $SLIDEDB_DATA or ./data, named by size and goal].
+    /// Where to write the table; its folder must exist [default: in the
+    /// data folder, named by size and the class's goal].
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
+    /// The data folder [default: $SLIDEDB_DATA, else the user's data
+    /// directory, such as ~/.local/share/slidedb]; created if missing.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    data: Option<PathBuf>,
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -74,18 +79,19 @@ fn run(args: &Args) -> Result<()> {
         }
         None => Board::solved(args.size.unwrap_or(Shape::EIGHT)),
     };
-    // One table serves a whole class of goals: build the class's.
-    let goal = *GoalClass::of(&asked).canonical();
-    if goal != asked && !args.quiet {
+    // One file serves a whole class of goals: it is laid out by, and
+    // named after, the class's canonical goal.
+    let canonical = *GoalClass::of(&asked).canonical();
+    let goal = asked;
+    if goal != canonical && !args.quiet {
         say!(
-            "slidedb-gen: goal {asked} ({}) is served by the {} of goal {goal} ({}); building that",
-            asked.shape(),
+            "slidedb-gen: {} goal {goal}: the {} answers toward it, and serves every goal of its class (named by goal {canonical})",
+            goal.shape(),
             if args.pdb.is_some() {
                 "pattern databases"
             } else {
                 "table"
             },
-            goal.shape()
         );
     }
     let partition = match &args.pdb {
@@ -98,12 +104,29 @@ fn run(args: &Args) -> Result<()> {
         ),
         None => None,
     };
-    let out = args.out.clone().unwrap_or_else(|| {
-        data_dir().join(match &partition {
-            Some(p) => pattern_file_name(&goal, &p.sizes()),
-            None => default_file_name(&goal),
-        })
-    });
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => {
+            let dir = match &args.data {
+                Some(dir) => dir.clone(),
+                None => default_data_dir().context(
+                    "no data folder: set SLIDEDB_DATA, or pass --data DIR or --out PATH",
+                )?,
+            };
+            // The data folder may be created on first use, and says where.
+            if !dir.exists() {
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
+                if !args.quiet {
+                    say!("slidedb-gen: created the data folder {}", dir.display());
+                }
+            }
+            dir.join(match &partition {
+                Some(p) => pattern_file_name(&canonical, &p.sizes()),
+                None => default_file_name(&canonical),
+            })
+        }
+    };
     // Everything that can be checked before the search is checked first.
     anyhow::ensure!(
         !out.is_dir(),
@@ -112,9 +135,6 @@ fn run(args: &Args) -> Result<()> {
     );
     if out.exists() && !args.force {
         anyhow::bail!("{} exists: pass --force to replace it", out.display());
-    }
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     // A read-only or forbidden folder fails now, not after the search.
     slidedb::store::check_writable(&out)
@@ -199,7 +219,7 @@ fn build_patterns(
             entries.iter().sum::<u64>(),
             pool.current_num_threads()
         );
-        if goal.shape().cells() == 16 && goal.blank() != 15 {
+        if goal.shape().cells() == 16 && GoalClass::of(goal).canonical().blank() != 15 {
             say!(
                 "slidedb-gen: the published partitions are for corner goals; for this goal the groups are its tiles in reading order"
             );

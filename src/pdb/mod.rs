@@ -12,7 +12,9 @@
 //! A [`PatternDb`] is built once ([`build()`]), written in the table file
 //! family (kind 2 in `FORMAT.md`), and memory-mapped back
 //! ([`PatternDb::open_path`]); like [`crate::Table`] it is generic over its
-//! bytes.
+//! bytes, answers toward the goal it was built for, and is laid out by the
+//! canonical goal of that goal's class, so that it serves every goal of the
+//! class.
 //!
 //! ```
 //! use slidedb::{Board, Shape, pdb};
@@ -20,27 +22,32 @@
 //! let partition = pdb::Partition::standard(&goal, "4-4").unwrap();
 //! let db = pdb::build(&goal, &partition, |_| {});
 //! let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
-//! assert!(db.estimate(&board) <= 31);
+//! assert!(db.estimate(&board).unwrap() <= 31);
 //! let found = db.solve(&board).unwrap();
 //! assert_eq!(found.moves.unwrap().len(), 31);
 //! ```
 
 mod build;
+mod file;
 mod ida;
 
 use std::path::Path;
 
+pub use file::ENCODING_BYTE;
+
 use crate::board::{Board, MAX_CELLS, Shape};
-use crate::format::{self, PatternMetadata, Section, TableError};
+use crate::format::TableError;
 use crate::rank::{placement_count, placement_rank};
-use crate::solver::Solution;
-use crate::table::SolveError;
+use crate::solution::{Solution, SolveError, check_shape};
+use crate::store::map_file;
+use crate::symmetry::GoalClass;
 
 /// The most tiles in one group: 16!/8! = 518,918,400 one-byte entries.
 pub const MAX_GROUP_TILES: usize = 8;
 
 /// Why a partition is not usable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PatternError {
     /// A tile outside the board, the blank, or a tile in two groups.
     #[error("bad partition: {0}")]
@@ -117,10 +124,12 @@ impl Partition {
     }
 
     /// The partition named by its group sizes, such as `6-6-3`, `7-8` or
-    /// `5-5-5` on 4×4: the sizes must add up to the tiles. The 15-puzzle's
-    /// are the published ones (Korf and Felner), laid on the goal's cells;
-    /// other boards and goals take the goal's tiles in reading order of
-    /// their cells, the first group first.
+    /// `5-5-5` on 4×4: the sizes must add up to the tiles. The groups are
+    /// laid on the cells of the canonical goal of `goal`'s class (see
+    /// [`GoalClass`]) and named as in `goal`, so every goal of a class gets
+    /// the same databases. On the 15-puzzle's corner class they are the
+    /// published ones (Korf and Felner); elsewhere they take the canonical
+    /// goal's tiles in reading order of their cells, the first group first.
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb::Partition};
@@ -130,6 +139,14 @@ impl Partition {
     /// assert!(Partition::standard(&goal, "6-6").is_err());
     /// ```
     pub fn standard(goal: &Board, spec: &str) -> Result<Partition, PatternError> {
+        let class = GoalClass::of(goal);
+        let canonical = Partition::standard_on(class.canonical(), spec)?;
+        Ok(canonical.renamed(goal.shape(), |t| class.goal_tile(t)))
+    }
+
+    /// [`standard`](Partition::standard) on a canonical goal: the groups
+    /// laid on its cells.
+    fn standard_on(goal: &Board, spec: &str) -> Result<Partition, PatternError> {
         let shape = goal.shape();
         let n = shape.cells();
         let bad = |why: String| PatternError::Sizes {
@@ -197,7 +214,24 @@ impl Partition {
         Partition::new(shape, groups)
     }
 
+    /// The same groups with each tile renamed by `rename` (a bijection of
+    /// the tiles of `shape`), each group sorted again.
+    fn renamed(&self, shape: Shape, rename: impl Fn(u8) -> u8) -> Partition {
+        let groups = self
+            .groups
+            .iter()
+            .map(|g| g.iter().map(|&t| rename(t)).collect())
+            .collect();
+        Partition::new(shape, groups).expect("a renamed partition is a partition")
+    }
+
     /// The groups, each ascending.
+    ///
+    /// ```
+    /// use slidedb::{Shape, pdb::Partition};
+    /// let p = Partition::new(Shape::EIGHT, vec![vec![4, 3], vec![8]]).unwrap();
+    /// assert_eq!(p.groups(), [vec![3, 4], vec![8]]);
+    /// ```
     pub fn groups(&self) -> &[Vec<u8>] {
         &self.groups
     }
@@ -229,9 +263,11 @@ pub struct Progress {
     pub placements: u64,
 }
 
-/// Builds the databases of every group of `partition` toward `goal`, one
-/// group after another (each group's search runs on every core), calling
-/// `progress` once per depth of each.
+/// Builds the databases of every group of `partition` (tiles named as in
+/// `goal`) toward `goal`, one group after another (each group's search runs
+/// on every core), calling `progress` once per depth of each. The search
+/// runs toward the canonical goal of `goal`'s class, so the databases serve
+/// every goal of the class.
 ///
 /// ```
 /// use slidedb::{Board, Shape, pdb};
@@ -239,7 +275,7 @@ pub struct Progress {
 /// let partition = pdb::Partition::standard(&goal, "4-3").unwrap();
 /// let mut depths = 0;
 /// let db = pdb::build(&goal, &partition, |_| depths += 1);
-/// assert_eq!(db.estimate(&goal), 0);
+/// assert_eq!(db.estimate(&goal), Ok(0));
 /// assert!(depths > 2);
 /// ```
 pub fn build(
@@ -247,16 +283,17 @@ pub fn build(
     partition: &Partition,
     mut progress: impl FnMut(Progress),
 ) -> PatternDb<Vec<u8>> {
-    let n = goal.shape().cells();
-    let total: u64 = partition
-        .groups
-        .iter()
-        .map(|g| placement_count(n, g.len()))
-        .sum();
+    let class = GoalClass::of(goal);
+    let indexed = *class.canonical();
+    let groups = partition
+        .renamed(indexed.shape(), |t| class.canonical_tile(t))
+        .groups;
+    let n = indexed.shape().cells();
+    let total: u64 = groups.iter().map(|g| placement_count(n, g.len())).sum();
     let mut body = Vec::with_capacity(total as usize);
     let mut layers = Vec::new();
-    for (group, tiles) in partition.groups.iter().enumerate() {
-        let distances = build::group_distances(goal, tiles, &mut |depth, placements| {
+    for (group, tiles) in groups.iter().enumerate() {
+        let distances = build::group_distances(&indexed, tiles, &mut |depth, placements| {
             progress(Progress {
                 group,
                 tiles: tiles.len(),
@@ -274,16 +311,18 @@ pub fn build(
         layers.push(counts);
         body.extend_from_slice(&distances);
     }
-    let metadata = PatternMetadata {
+    let metadata = file::Metadata {
         generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
         rows: goal.shape().rows() as u8,
         cols: goal.shape().cols() as u8,
         goal: goal.tiles().collect(),
-        groups: partition.groups.clone(),
+        indexed_rows: indexed.shape().rows() as u8,
+        indexed_cols: indexed.shape().cols() as u8,
+        indexed_goal: indexed.tiles().collect(),
+        groups,
         layers,
     };
-    PatternDb::new(format::encode_pattern(&metadata, &body))
-        .expect("a built pattern database is valid")
+    PatternDb::new(file::write(&metadata, &body)).expect("built pattern databases are valid")
 }
 
 /// Additive pattern databases toward one goal: for each group of tiles,
@@ -293,13 +332,27 @@ pub fn build(
 /// `PatternDb<Vec<u8>>`, [`PatternDb::open_path`] memory-maps a file.
 pub struct PatternDb<D> {
     data: D,
-    goal: Board,
+    class: GoalClass,
+    /// The groups, tiles named as in the goal.
     partition: Partition,
-    metadata: PatternMetadata,
+    /// The groups, tiles named as in the indexed goal (the body's layout).
+    indexed: Partition,
+    metadata: file::Metadata,
     /// The body range of each group's entries.
     ranges: Vec<std::ops::Range<usize>>,
     body: std::ops::Range<usize>,
     body_crc: u32,
+}
+
+impl<D> std::fmt::Debug for PatternDb<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternDb")
+            .field("goal", &self.class.goal().to_string())
+            .field("indexed_goal", &self.class.canonical().to_string())
+            .field("groups", &self.partition.groups)
+            .field("generator", &self.metadata.generator)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<D: AsRef<[u8]>> PatternDb<D> {
@@ -316,14 +369,12 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// assert!(pdb::PatternDb::new(&b"not a table"[..]).is_err());
     /// ```
     pub fn new(data: D) -> Result<PatternDb<D>, TableError> {
-        let layout = format::decode_pattern(data.as_ref())?;
-        let n = layout.goal.shape().cells();
-        let partition = Partition::new(layout.goal.shape(), layout.metadata.groups.clone())
-            .map_err(|e| TableError::Metadata {
-                what: e.to_string(),
-            })?;
+        let layout = file::read(data.as_ref())?;
+        let class = layout.class;
+        let n = class.canonical().shape().cells();
         let mut at = layout.body.start;
-        let ranges = partition
+        let ranges = layout
+            .partition
             .groups
             .iter()
             .map(|g| {
@@ -333,37 +384,40 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
             })
             .collect();
         let db = PatternDb {
-            goal: layout.goal,
-            partition,
+            partition: layout
+                .partition
+                .renamed(class.goal().shape(), |t| class.goal_tile(t)),
+            indexed: layout.partition,
+            class,
             metadata: layout.metadata,
             ranges,
             body: layout.body,
-            body_crc: layout.header.body_crc,
+            body_crc: layout.body_crc,
             data,
         };
         // The goal must read 0 in every group, or IDA* would never accept
         // it: one byte a group, checked on every open.
-        for g in 0..db.partition.groups.len() {
+        for g in 0..db.indexed.groups.len() {
             let home = db.entries(g)[db.home_rank(g)];
             if home != 0 {
-                return Err(TableError::Layout {
-                    what: format!("group {}'s entry for the goal is {home}, not 0", g + 1),
-                });
+                return Err(TableError::layout(format!(
+                    "group {}'s entry for the goal is {home}, not 0",
+                    g + 1
+                )));
             }
         }
         Ok(db)
     }
 
-    /// The rank of group `g`'s placement in the goal.
+    /// The rank of group `g`'s placement in the indexed goal.
     fn home_rank(&self, g: usize) -> usize {
-        let n = self.shape().cells();
+        let goal = self.class.canonical();
+        let n = goal.shape().cells();
         let mut cells = [0u8; MAX_GROUP_TILES];
-        for (slot, &t) in self.partition.groups[g].iter().enumerate() {
-            cells[slot] = (0..n)
-                .find(|&c| self.goal.tile(c) == t)
-                .expect("every tile") as u8;
+        for (slot, &t) in self.indexed.groups[g].iter().enumerate() {
+            cells[slot] = (0..n).find(|&c| goal.tile(c) == t).expect("every tile") as u8;
         }
-        placement_rank(&cells[..self.partition.groups[g].len()], n) as usize
+        placement_rank(&cells[..self.indexed.groups[g].len()], n) as usize
     }
 
     /// Checks the body: its checksum, and that each group's entries are
@@ -379,103 +433,222 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// assert!(pdb::PatternDb::new(bytes).unwrap().verify().is_err());
     /// ```
     pub fn verify(&self) -> Result<(), TableError> {
-        let computed = crc32fast::hash(&self.data.as_ref()[self.body.clone()]);
-        if computed != self.body_crc {
-            return Err(TableError::Checksum {
-                section: Section::Body,
-                stored: self.body_crc,
-                computed,
-            });
-        }
-        for g in 0..self.partition.groups.len() {
+        crate::format::check_body(&self.data.as_ref()[self.body.clone()], self.body_crc)?;
+        for g in 0..self.indexed.groups.len() {
             let mut counts = [0u64; 256];
             for &d in self.entries(g) {
                 counts[d as usize] += 1;
             }
             let layers = self.layers(g);
             if counts[..layers.len()] != *layers || counts[layers.len()..].iter().any(|&c| c > 0) {
-                return Err(TableError::Metadata {
-                    what: format!(
-                        "group {}'s entries are not spread as its layer counts say",
-                        g + 1
-                    ),
-                });
+                return Err(TableError::metadata(format!(
+                    "group {}'s entries are not spread as its layer counts say",
+                    g + 1
+                )));
             }
         }
         Ok(())
     }
 
     /// The whole file's bytes.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert!(db.as_bytes().starts_with(b"SLIDEDB\0"));
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         self.data.as_ref()
     }
 
     /// The bytes it was opened from.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let len = db.as_bytes().len();
+    /// assert_eq!(db.into_inner().len(), len);
+    /// ```
     pub fn into_inner(self) -> D {
         self.data
     }
 
-    /// The board size.
+    /// The board size: the goal's.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert_eq!(db.shape(), Shape::EIGHT);
+    /// ```
     pub fn shape(&self) -> Shape {
-        self.goal.shape()
+        self.class.goal().shape()
     }
 
-    /// The goal every estimate is toward.
+    /// The goal the databases were built for: [`solve`](PatternDb::solve)
+    /// and [`estimate`](PatternDb::estimate) are toward it.
+    ///
+    /// ```
+    /// use slidedb::{Board, pdb};
+    /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert_eq!(db.goal(), &goal);
+    /// ```
     pub fn goal(&self) -> &Board {
-        &self.goal
+        self.class.goal()
     }
 
-    /// The groups.
+    /// The goal the body is laid out by: the canonical goal of the goal's
+    /// class. [`entries`](PatternDb::entries) are indexed by placements
+    /// toward it, of the groups of
+    /// [`indexed_partition`](PatternDb::indexed_partition).
+    ///
+    /// ```
+    /// use slidedb::{Board, pdb};
+    /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert_eq!(db.indexed_goal().to_string(), "1 2 3 4 5 6 7 8 0");
+    /// ```
+    pub fn indexed_goal(&self) -> &Board {
+        self.class.canonical()
+    }
+
+    /// How the goal maps onto the indexed goal.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert!(db.class().is_canonical());
+    /// ```
+    pub fn class(&self) -> &GoalClass {
+        &self.class
+    }
+
+    /// Whether the databases can answer toward `goal`: whether `goal` is of
+    /// their class.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert!(db.serves(&"0 1 2 3 4 5 6 7 8".parse().unwrap()));
+    /// assert!(!db.serves(&"1 2 3 4 0 5 6 7 8".parse().unwrap()));
+    /// ```
+    pub fn serves(&self, goal: &Board) -> bool {
+        GoalClass::of(goal).canonical() == self.class.canonical()
+    }
+
+    /// The groups, tiles named as in the goal.
+    ///
+    /// ```
+    /// use slidedb::{Board, pdb};
+    /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// let partition = pdb::Partition::standard(&goal, "4-4").unwrap();
+    /// let db = pdb::build(&goal, &partition, |_| {});
+    /// assert_eq!(db.partition(), &partition);
+    /// ```
     pub fn partition(&self) -> &Partition {
         &self.partition
     }
 
+    /// The groups, tiles named as in the indexed goal.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert_eq!(db.indexed_partition(), db.partition()); // the goal is canonical
+    /// ```
+    pub fn indexed_partition(&self) -> &Partition {
+        &self.indexed
+    }
+
     /// The program that built it, such as `slidedb 0.1.0`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert!(db.generator().starts_with("slidedb "));
+    /// ```
     pub fn generator(&self) -> &str {
         &self.metadata.generator
     }
 
     /// `layers(g)[d]`: placements of group `g` (below the partition's
     /// length) whose entry is `d`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert_eq!(db.layers(0)[0], 1); // the goal's placement
+    /// ```
     pub fn layers(&self, group: usize) -> &[u64] {
         &self.metadata.layers[group]
     }
 
     /// Group `group`'s entries (`group` below the partition's length),
-    /// indexed by
-    /// [`placement_rank`] of its tiles' cells
-    /// (in ascending tile order).
+    /// indexed by [`placement_rank`] of its tiles' cells toward the
+    /// indexed goal (the tiles of
+    /// [`indexed_partition`](PatternDb::indexed_partition), ascending).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// assert_eq!(db.entries(0).len(), 9 * 8 * 7 * 6);
+    /// ```
     #[inline]
     pub fn entries(&self, group: usize) -> &[u8] {
         &self.data.as_ref()[self.ranges[group].clone()]
     }
 
-    /// The sum of the groups' entries for `board`: never more than its
-    /// distance to the goal.
-    ///
-    /// # Panics
-    ///
-    /// If `board` is not of this shape.
+    /// The sum of the groups' entries for `board` toward the goal: never
+    /// more than its distance to the goal.
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
     /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
     /// let board: Board = "2 1 3 4 5 6 7 8 0".parse().unwrap();
-    /// assert!(db.estimate(&board) >= 2); // 1 and 2 must pass each other
+    /// assert!(db.estimate(&board).unwrap() >= 2); // 1 and 2 must pass each other
+    /// assert!(db.estimate(&Board::solved(slidedb::Shape::new(2, 2).unwrap())).is_err());
     /// ```
-    pub fn estimate(&self, board: &Board) -> u32 {
-        assert_eq!(
-            board.shape(),
-            self.shape(),
-            "a board of the databases' shape"
-        );
-        let n = self.shape().cells();
+    pub fn estimate(&self, board: &Board) -> Result<u32, SolveError> {
+        self.estimate_toward(&self.class, board)
+    }
+
+    /// Like [`estimate`](PatternDb::estimate), toward another goal of the
+    /// databases' class: `class` is that goal's.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb, symmetry::GoalClass};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let korf = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// assert_eq!(db.estimate_toward(&korf, korf.goal()), Ok(0));
+    /// ```
+    pub fn estimate_toward(&self, class: &GoalClass, board: &Board) -> Result<u32, SolveError> {
+        self.check_goal(class)?;
+        check_shape(class.goal().shape(), board.shape())?;
+        if class.is_canonical() {
+            return Ok(self.estimate_indexed(board));
+        }
+        Ok(self.estimate_indexed(&class.to_canonical(board)))
+    }
+
+    /// The estimate of a board toward the indexed goal.
+    fn estimate_indexed(&self, board: &Board) -> u32 {
+        let n = board.shape().cells();
         let mut cell_of = [0u8; MAX_CELLS];
         for c in 0..n {
             cell_of[board.tile(c) as usize] = c as u8;
         }
-        self.partition
+        self.indexed
             .groups
             .iter()
             .enumerate()
@@ -487,6 +660,16 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
                 self.entries(g)[placement_rank(&cells[..tiles.len()], n) as usize] as u32
             })
             .sum()
+    }
+
+    fn check_goal(&self, class: &GoalClass) -> Result<(), SolveError> {
+        if class.canonical() != self.class.canonical() {
+            return Err(SolveError::OtherClass {
+                goal: class.goal().to_string(),
+                served: self.goal().to_string(),
+            });
+        }
+        Ok(())
     }
 
     /// An optimal solution of `board` by IDA*, under the larger of the
@@ -502,34 +685,48 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// let goal = Board::solved(Shape::EIGHT);
     /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
     /// let found = db.solve(&"2 3 4 1 5 x 7 6 8".parse().unwrap()).unwrap();
-    /// assert_eq!(found.moves.unwrap().len(), 19);
+    /// assert_eq!(found.distance(), Some(19));
     /// assert_eq!(db.solve(&"2 1 3 4 5 6 7 8 0".parse().unwrap()).unwrap().moves, None);
     /// ```
     pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
-        if board.shape() != self.shape() {
-            return Err(SolveError::WrongShape {
-                table: self.shape(),
-                board: board.shape(),
-            });
-        }
-        if !board.can_reach(&self.goal) {
-            return Ok(Solution {
-                moves: None,
-                stats: Default::default(),
-            });
+        self.solve_toward(&self.class, board)
+    }
+
+    /// Like [`solve`](PatternDb::solve), toward another goal of the
+    /// databases' class: `class` is that goal's.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb, symmetry::GoalClass};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let korf = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// let board: Board = "7 2 4 5 0 6 8 3 1".parse().unwrap();
+    /// let found = db.solve_toward(&korf, &board).unwrap();
+    /// assert_eq!(board.apply_all(&found.moves.unwrap()), Some(*korf.goal()));
+    /// ```
+    pub fn solve_toward(&self, class: &GoalClass, board: &Board) -> Result<Solution, SolveError> {
+        self.check_goal(class)?;
+        check_shape(class.goal().shape(), board.shape())?;
+        let goal = *self.class.canonical();
+        let indexed = class.to_canonical(board);
+        if !indexed.can_reach(&goal) {
+            return Ok(Solution::unsolvable());
         }
         let groups: Vec<(&[u8], &[u8])> = self
-            .partition
+            .indexed
             .groups
             .iter()
             .enumerate()
             .map(|(g, tiles)| (tiles.as_slice(), self.entries(g)))
             .collect();
-        match ida::Search::new(&self.goal, &groups).solve(board) {
-            Some((moves, stats)) => Ok(Solution {
-                moves: Some(moves),
-                stats,
-            }),
+        match ida::Search::new(&goal, &groups).solve(&indexed) {
+            Some((mut moves, stats)) => {
+                class.moves_back(&mut moves);
+                Ok(Solution {
+                    moves: Some(moves),
+                    stats: Some(stats),
+                })
+            }
             None => Err(SolveError::Damaged {
                 board: board.to_string(),
                 why: "the pattern databases let no path through within 1000 moves",
@@ -541,9 +738,20 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
 impl PatternDb<memmap2::Mmap> {
     /// Memory-maps a pattern database file and opens it with
     /// [`PatternDb::new`] (the body checksum is not checked; see
-    /// [`PatternDb::verify`]).
+    /// [`PatternDb::verify`]). What a map reads if the file is changed under
+    /// it is said at [`map_file`].
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb, write_atomic};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("pdb.slidedb");
+    /// write_atomic(&path, db.as_bytes(), false).unwrap();
+    /// assert_eq!(pdb::PatternDb::open_path(&path).unwrap().partition(), db.partition());
+    /// ```
     pub fn open_path(path: &Path) -> Result<PatternDb<memmap2::Mmap>, TableError> {
-        PatternDb::new(crate::table::map_file(path)?)
+        PatternDb::new(map_file(path)?)
     }
 }
 
@@ -567,7 +775,7 @@ mod tests {
         for i in 0..indexer.len() {
             let board = indexer.unrank(Index(i)).unwrap();
             let d = table.distance(&board).unwrap().unwrap();
-            let h = db.estimate(&board);
+            let h = db.estimate(&board).unwrap();
             assert!(h <= d, "{board:?}: estimate {h} > distance {d}");
             assert!(h >= solver.manhattan(&board), "{board:?}");
             if h == d && d >= 20 {

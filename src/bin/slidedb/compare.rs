@@ -9,8 +9,8 @@ use serde::Serialize;
 use slidedb::{Board, Move, Solver, Stats, moves_to_string};
 
 use crate::alloc::peak_during;
+use crate::data::DataArgs;
 use crate::solve::{Algo, HeuristicArg};
-use crate::tables::{TableChoice, Tables};
 
 #[derive(ClapArgs)]
 pub struct CompareArgs {
@@ -18,7 +18,7 @@ pub struct CompareArgs {
     #[arg(value_name = "BOARD")]
     board: String,
     #[command(flatten)]
-    choice: TableChoice,
+    data: DataArgs,
     /// The algorithms to run, split by commas [default: table,astar,idastar,bfs,dfs,iddfs].
     #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
     algos: Vec<Algo>,
@@ -68,20 +68,20 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             "compare runs the searches with manhattan or linear-conflict; --heuristic pdb is for solve and verify"
         );
     };
-    let mut tables = Tables::new(&args.choice)?;
-    let board = Board::parse(&args.board, tables.size)
+    let data = args.data.open(true)?;
+    let board = Board::parse(&args.board, data.size)
         .with_context(|| format!("bad board {:?}", args.board))?;
-    let goal = tables.goal_for(board.shape())?;
+    let goal = data.goal_for(board.shape())?;
     // Boards beyond full tables have pattern databases, whose IDA* is
     // optimal: it stands in for the table.
     let big = board.shape().cells() > slidedb::MAX_TABLE_CELLS;
     let patterns = if big {
-        tables.patterns(board.shape())?
+        data.patterns(board.shape())?
     } else {
         None
     };
     // The table says what is optimal; without it, optimality is unknown.
-    let table = match (big, tables.get(board.shape())) {
+    let table = match (big, data.table(board.shape())) {
         (false, Ok(t)) => Some(t),
         (false, Err(e)) => {
             say!("slidedb: no table, so optimality is not judged: {e:#}");
@@ -121,20 +121,20 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                 .as_ref()
                 .context("the table algorithm needs pattern databases on boards this big")
                 .and_then(|p| {
-                    let found = p.solve(&board)?;
-                    Ok((found.moves, found.stats))
+                    let found = p.solve_toward(p.toward(), &board)?;
+                    Ok((found.moves, found.stats.unwrap_or_default()))
                 }),
             None => table
                 .as_ref()
                 .context("the table algorithm needs a table")
                 .and_then(|t| {
                     let mut moves = Vec::new();
-                    let solvable = t.solve_into(&board, &mut moves)?;
+                    let solvable = t.solve_toward_into(t.toward(), &board, &mut moves)?;
                     Ok((solvable.then_some(moves), Stats::default()))
                 }),
             Some(a) => solver
                 .solve(&board, a, heuristic)
-                .map(|s| (s.moves, s.stats))
+                .map(|s| (s.moves, s.stats.unwrap_or_default()))
                 .map_err(Into::into),
         });
         let elapsed = start.elapsed();
@@ -155,10 +155,14 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     // What is optimal: the table's distance; on bigger boards the length
     // IDA* over the databases found (its row's, or found now).
     let best = match (&table, &patterns) {
-        (Some(t), _) => t.distance(&board)?,
+        (Some(t), _) => {
+            let mut moves = Vec::new();
+            t.solve_toward_into(t.toward(), &board, &mut moves)?
+                .then_some(moves.len() as u32)
+        }
         (None, Some(p)) => match rows.iter().find(|r| r.algo == Algo::Table) {
             Some(row) => row.moves.as_ref().map(|m| m.len() as u32),
-            None => p.solve(&board)?.moves.map(|m| m.len() as u32),
+            None => p.solve_toward(p.toward(), &board)?.distance(),
         },
         (None, None) => None,
     };

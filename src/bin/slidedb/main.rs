@@ -21,9 +21,9 @@ macro_rules! say {
 
 mod alloc;
 mod compare;
+mod data;
 mod solve;
 mod stats;
-mod tables;
 mod verify;
 
 #[global_allocator]

@@ -2,15 +2,14 @@
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
-use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
 use rayon::prelude::*;
 use serde::Serialize;
-use slidedb::{Algorithm, Board, Heuristic, Move, Shape, Solver};
+use slidedb::{Algorithm, Board, Engine, Heuristic, Method, Move, Shape};
 
-use crate::tables::{GoalPatterns, GoalTable, TableChoice, Tables};
+use crate::data::{Data, DataArgs};
 
 /// How `solve` answers: from the table, or by a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -73,7 +72,7 @@ pub struct SolveArgs {
     #[arg(value_name = "BOARD")]
     boards: Vec<String>,
     #[command(flatten)]
-    choice: TableChoice,
+    data: DataArgs,
     /// One JSON object per line.
     #[arg(long)]
     json: bool,
@@ -88,76 +87,16 @@ pub struct SolveArgs {
     heuristic: HeuristicArg,
 }
 
-/// What answers the boards of one shape.
-enum Engine {
-    Table(GoalTable),
-    Search(Arc<Solver>, Algorithm, Heuristic),
-    /// IDA* over pattern databases, or A* with their sum.
-    Patterns(GoalPatterns, Algorithm, Arc<Solver>),
-}
-
-impl Engine {
-    /// The engine for boards of `shape`, as the options ask.
-    fn for_shape(args: &SolveArgs, tables: &mut Tables, shape: Shape) -> Result<Engine> {
-        let goal = tables.goal_for(shape)?;
-        let search = |algorithm, heuristic| {
-            Engine::Search(Arc::new(Solver::new(&goal)), algorithm, heuristic)
-        };
-        match (args.algo.search(), args.heuristic.plain()) {
-            (None, _)
-                if shape.cells() > slidedb::MAX_TABLE_CELLS || tables.named_patterns(shape) =>
-            {
-                match tables.patterns(shape)? {
-                    Some(p) => Ok(Engine::Patterns(
-                        p,
-                        Algorithm::IdaStar,
-                        Arc::new(Solver::new(&goal)),
-                    )),
-                    None => {
-                        tables.hint_once(
-                            shape,
-                            format!(
-                                "slidedb: no pattern databases for {shape} goal {goal} in {}: solving by IDA* with Manhattan distance, which can take minutes a board; build them with\n    slidedb-gen --size {shape} --goal \"{goal}\" --pdb {}\n{}",
-                                slidedb::data_dir().display(),
-                                suggested_sizes(shape),
-                                if shape.cells() == 16 {
-                                    "(seconds and 12 MB; --pdb 7-8 is the strongest: about 4 minutes, 1.6 GB of memory and a 577 MB file)"
-                                } else {
-                                    "(other group sizes of up to 8 tiles, adding up to the tiles, also work)"
-                                }
-                            ),
-                        );
-                        Ok(search(Algorithm::IdaStar, Heuristic::Manhattan))
-                    }
-                }
-            }
-            (None, _) => Ok(Engine::Table(tables.get(shape)?)),
-            (Some(algorithm @ (Algorithm::AStar | Algorithm::IdaStar)), None) => {
-                match tables.patterns(shape)? {
-                    Some(p) => Ok(Engine::Patterns(p, algorithm, Arc::new(Solver::new(&goal)))),
-                    None => anyhow::bail!(
-                        "no pattern databases for {shape} goal {goal} in {}: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb SIZES, or name them with --pdb",
-                        slidedb::data_dir().display()
-                    ),
-                }
-            }
-            (Some(algorithm), None) => {
-                anyhow::bail!("--heuristic pdb is for astar and idastar, not {algorithm}")
-            }
-            (Some(algorithm), Some(heuristic)) => Ok(search(algorithm, heuristic)),
+/// The library's method for an algorithm and heuristic of the command line.
+pub fn method(algo: Algo, heuristic: HeuristicArg) -> Result<Method> {
+    Ok(match (algo.search(), heuristic.plain()) {
+        (None, _) => Method::Exact,
+        (Some(a @ (Algorithm::AStar | Algorithm::IdaStar)), None) => Method::PatternSearch(a),
+        (Some(a), None) => {
+            anyhow::bail!("--heuristic pdb is for --algo astar and idastar, not {a}")
         }
-    }
-}
-
-/// Group sizes to suggest for `shape`'s pattern databases: groups of six
-/// and the rest (6-6-3 on 4x4).
-fn suggested_sizes(shape: Shape) -> String {
-    let tiles = shape.cells() - 1;
-    let mut sizes: Vec<String> = vec!["6".to_string(); tiles / 6];
-    if !tiles.is_multiple_of(6) {
-        sizes.push((tiles % 6).to_string());
-    }
-    sizes.join("-")
+        (Some(a), Some(h)) => Method::Search(a, h),
+    })
 }
 
 /// What became of one input line.
@@ -214,33 +153,39 @@ impl Tally {
 /// Lines per parallel task.
 const LINES_PER_TASK: usize = 2048;
 
+/// What a run keeps between batches of lines.
+struct Run<'a> {
+    args: &'a SolveArgs,
+    data: Data,
+    method: Method,
+    /// The engine of each board size met so far.
+    engines: HashMap<Shape, Engine>,
+}
+
 pub fn run(args: &SolveArgs) -> Result<u8> {
-    if args.heuristic == HeuristicArg::Pdb
-        && !matches!(args.algo, Algo::Table | Algo::Astar | Algo::Idastar)
-    {
-        anyhow::bail!(
-            "--heuristic pdb is for --algo astar and idastar, not {}",
-            args.algo.search().map_or("table", |a| a.name())
-        );
-    }
-    let mut tables = Tables::new(&args.choice)?;
+    let method = method(args.algo, args.heuristic)?;
+    let mut run = Run {
+        args,
+        data: args.data.open(true)?,
+        method,
+        engines: HashMap::new(),
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut tally = Tally::default();
     if args.boards.is_empty() {
-        answer_stdin(args, &mut tables, &mut out, &mut tally)?;
+        answer_stdin(&mut run, &mut out, &mut tally)?;
     }
     let mut number = 0;
     for text in &args.boards {
         if text == "-" {
-            answer_stdin(args, &mut tables, &mut out, &mut tally)?;
+            answer_stdin(&mut run, &mut out, &mut tally)?;
             continue;
         }
         number += 1;
         let label = format!("board {number}");
         answer_lines(
-            args,
-            &mut tables,
+            &mut run,
             &[Line {
                 bytes: text.as_bytes(),
                 too_long: false,
@@ -271,12 +216,7 @@ struct Line<'a> {
 /// lines a read brings are answered and flushed at once, so a slow producer
 /// still sees each answer promptly and a fast one gets full parallelism.
 /// Memory stays bounded: a line past [`MAX_LINE`] keeps only a preview.
-fn answer_stdin(
-    args: &SolveArgs,
-    tables: &mut Tables,
-    out: &mut impl Write,
-    tally: &mut Tally,
-) -> Result<()> {
+fn answer_stdin(run: &mut Run, out: &mut impl Write, tally: &mut Tally) -> Result<()> {
     let mut stdin = io::stdin().lock();
     if stdin.is_terminal() {
         say!("slidedb: reading boards from stdin, one per line (Ctrl-D to end)");
@@ -328,7 +268,7 @@ fn answer_stdin(
                     too_long,
                 })
                 .collect();
-            answer_lines(args, tables, &batch, "line", number, out, tally)?;
+            answer_lines(run, &batch, "line", number, out, tally)?;
             number += lines.len();
             lines.clear();
             text.drain(..start);
@@ -344,94 +284,141 @@ fn answer_stdin(
 /// Answers a run of lines in parallel and writes one output line each, in
 /// order. `label` names the input in messages: `line` is followed by the
 /// line number; anything else is used as it is.
+///
+/// A line that is not a board (or not of the goal's size) is `invalid`,
+/// and the rest are answered. When the table or databases a board needs
+/// cannot be had (missing and too big to build, damaged, of another goal),
+/// or turn out damaged while answering it, the run stops there: the lines
+/// before it are answered, and the error is returned, naming the line.
 fn answer_lines(
-    args: &SolveArgs,
-    tables: &mut Tables,
+    run: &mut Run,
     lines: &[Line],
     label: &str,
     first_number: usize,
     out: &mut impl Write,
     tally: &mut Tally,
 ) -> Result<()> {
-    let size = tables.size;
+    let size = run.data.size;
     let parsed: Vec<Result<Board, String>> = lines
         .par_iter()
         .with_min_len(LINES_PER_TASK)
         .map(|line| parse_line(line, size))
         .collect();
-    // Load each needed table once, before the parallel solve.
-    let mut shapes: Vec<Shape> = parsed
-        .iter()
-        .filter_map(|p| p.as_ref().ok().map(|b| b.shape()))
-        .collect();
-    shapes.sort_unstable();
-    shapes.dedup();
-    let mut ready: HashMap<Shape, Result<Engine, String>> = HashMap::new();
-    for shape in shapes {
-        // A board whose table is missing is an error of its line: the
-        // other lines are still answered.
-        let engine = Engine::for_shape(args, tables, shape);
-        ready.insert(shape, engine.map_err(|e| format!("{e:#}")));
+    let name = |number: usize| {
+        if label == "line" {
+            format!("line {number}")
+        } else {
+            label.to_string()
+        }
+    };
+    // Resolve each size's engine once, before the parallel solve.
+    let mut misfit: HashMap<Shape, String> = HashMap::new();
+    let mut stop: Option<(usize, anyhow::Error)> = None;
+    for (i, p) in parsed.iter().enumerate() {
+        let Ok(board) = p else { continue };
+        let shape = board.shape();
+        if run.engines.contains_key(&shape) || misfit.contains_key(&shape) {
+            continue;
+        }
+        match run.data.goal_for(shape) {
+            Err(e) => {
+                misfit.insert(shape, format!("{e:#}"));
+            }
+            Ok(_) => match run.data.engine(shape, run.method) {
+                Ok(engine) => {
+                    run.engines.insert(shape, engine);
+                }
+                Err(e) => {
+                    stop = Some((i, e));
+                    break;
+                }
+            },
+        }
     }
+    let count = stop.as_ref().map_or(parsed.len(), |(i, _)| *i);
+    let parsed = &parsed[..count];
     // Table lookups take microseconds: thousands of lines a task. A
     // search can take seconds: one line a task, so both cores work.
-    let per_task = if ready
-        .values()
-        .all(|e| matches!(e, Ok(Engine::Table(_)) | Err(_)))
-    {
+    let per_task = if run.engines.values().all(Engine::is_lookup) {
         LINES_PER_TASK
     } else {
         1
     };
-    let rendered: Vec<(String, Option<String>, Tally)> = parsed
+    let (args, engines) = (run.args, &run.engines);
+    let rendered: Vec<Rendered> = parsed
         .par_chunks(per_task)
         .enumerate()
         .map(|(chunk_index, chunk)| {
-            let mut text = String::with_capacity(chunk.len() * 32);
-            let mut errors = String::new();
-            let mut tally = Tally::default();
+            let mut done = Rendered {
+                text: String::with_capacity(chunk.len() * 32),
+                errors: String::new(),
+                tally: Tally::default(),
+                fatal: None,
+            };
             // One moves buffer per task: no allocation per line.
             let mut moves = Vec::with_capacity(128);
             for (offset, parsed) in chunk.iter().enumerate() {
                 let i = chunk_index * per_task + offset;
+                let number = first_number + i;
                 let answer = match parsed {
                     Err(e) => Answer::Invalid { error: e.clone() },
-                    Ok(board) => match &ready[&board.shape()] {
-                        Err(e) => Answer::Invalid { error: e.clone() },
-                        Ok(engine) => answer_board(engine, board, &mut moves),
+                    Ok(board) => match engines.get(&board.shape()) {
+                        None => Answer::Invalid {
+                            error: misfit[&board.shape()].clone(),
+                        },
+                        Some(engine) => match answer_board(engine, board, &mut moves) {
+                            Ok(answer) => answer,
+                            Err(e) => {
+                                done.fatal = Some(format!("{}: {e}", name(number)));
+                                break;
+                            }
+                        },
                     },
                 };
-                let number = first_number + i;
                 let input = String::from_utf8_lossy(lines[i].bytes);
                 if let Answer::Invalid { error } = &answer {
-                    let name = if label == "line" {
-                        format!("line {number}")
-                    } else {
-                        label.to_string()
-                    };
-                    errors.push_str(&format!("slidedb: {name}: {error}\n"));
+                    done.errors
+                        .push_str(&format!("slidedb: {}: {error}\n", name(number)));
                 }
                 render(
                     args,
                     &answer,
                     number,
                     input.trim_end_matches('\r'),
-                    &mut text,
-                    &mut tally,
+                    &mut done.text,
+                    &mut done.tally,
                 );
             }
-            (text, (!errors.is_empty()).then_some(errors), tally)
+            done
         })
         .collect();
-    for (text, errors, part) in rendered {
-        if let Some(errors) = errors {
-            let _ = io::stderr().lock().write_all(errors.as_bytes());
+    for part in rendered {
+        if !part.errors.is_empty() {
+            let _ = io::stderr().lock().write_all(part.errors.as_bytes());
         }
-        out.write_all(text.as_bytes())?;
-        tally.invalid |= part.invalid;
-        tally.unsolvable |= part.unsolvable;
+        out.write_all(part.text.as_bytes())?;
+        tally.invalid |= part.tally.invalid;
+        tally.unsolvable |= part.tally.unsolvable;
+        if let Some(fatal) = part.fatal {
+            out.flush()?;
+            anyhow::bail!("{fatal}");
+        }
+    }
+    if let Some((i, e)) = stop {
+        out.flush()?;
+        return Err(e.context(name(first_number + i)));
     }
     Ok(())
+}
+
+/// One task's lines, rendered.
+struct Rendered {
+    text: String,
+    /// Messages for its invalid lines.
+    errors: String,
+    tally: Tally,
+    /// The error that stopped it (its text holds the lines before).
+    fatal: Option<String>,
 }
 
 fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
@@ -447,52 +434,25 @@ fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
     Board::parse(text, size).map_err(|e| e.to_string())
 }
 
-fn answer_board<'a>(engine: &Engine, board: &Board, moves: &'a mut Vec<Move>) -> Answer<'a> {
+fn answer_board<'a>(
+    engine: &Engine,
+    board: &Board,
+    moves: &'a mut Vec<Move>,
+) -> Result<Answer<'a>, slidedb::SolveError> {
     moves.clear();
-    let (found, goal) = match engine {
-        Engine::Table(table) => (table.solve_into(board, moves), *table.class.goal()),
-        Engine::Search(solver, algorithm, heuristic) => {
-            let found = solver
-                .solve(board, *algorithm, *heuristic)
-                .map(|s| match s.moves {
-                    Some(m) => {
-                        *moves = m;
-                        true
-                    }
-                    None => false,
-                });
-            (found, *solver.goal())
-        }
-        Engine::Patterns(patterns, algorithm, solver) => {
-            let found = if *algorithm == Algorithm::IdaStar {
-                patterns.solve(board)
-            } else {
-                solver.solve_estimated(board, *algorithm, |b| patterns.estimate(b))
-            };
-            let found = found.map(|s| match s.moves {
-                Some(m) => {
-                    *moves = m;
-                    true
-                }
-                None => false,
-            });
-            (found, *patterns.class.goal())
-        }
-    };
-    match found {
-        Ok(true) => Answer::Solved {
+    let goal = *engine.goal();
+    Ok(if engine.solve_into(board, moves)? {
+        Answer::Solved {
             board: *board,
             goal,
             moves,
-        },
-        Ok(false) => Answer::Unsolvable {
+        }
+    } else {
+        Answer::Unsolvable {
             board: *board,
             goal,
-        },
-        Err(e) => Answer::Invalid {
-            error: e.to_string(),
-        },
-    }
+        }
+    })
 }
 
 fn render(

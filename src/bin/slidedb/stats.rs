@@ -2,16 +2,16 @@
 
 use std::io::{self, BufWriter, Write};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args as ClapArgs;
 use serde::Serialize;
 
-use crate::tables::{TableChoice, Tables};
+use crate::data::{Data, DataArgs};
 
 #[derive(ClapArgs)]
 pub struct StatsArgs {
     #[command(flatten)]
-    choice: TableChoice,
+    data: DataArgs,
     /// One JSON object.
     #[arg(long)]
     json: bool,
@@ -49,22 +49,20 @@ struct JsonPatterns {
 
 /// What pattern databases hold: per group, its tiles and the spread of
 /// its values (the tiles named toward the databases' own goal).
-fn patterns(args: &StatsArgs, tables: &mut Tables) -> Result<u8> {
-    let shape = tables.shape();
-    let goal = tables.goal_for(shape)?;
-    let found = tables.patterns(shape)?.with_context(|| {
-        format!(
-            "no pattern databases for {shape} goal {goal} in {}: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb SIZES",
-            slidedb::data_dir().display()
-        )
-    })?;
-    let db = &found.db;
+fn patterns(args: &StatsArgs, data: &Data) -> Result<u8> {
+    let shape = data.shape();
+    let goal = data.goal_for(shape)?;
+    let db = data.require_patterns(shape)?;
+    let class = *db.toward();
     let groups: Vec<JsonGroup> = db
-        .partition()
+        .indexed_partition()
         .groups()
         .iter()
         .enumerate()
         .map(|(g, tiles)| {
+            // The tiles as the goal asked for names them.
+            let mut tiles: Vec<u8> = tiles.iter().map(|&t| class.goal_tile(t)).collect();
+            tiles.sort_unstable();
             let layers = db.layers(g).to_vec();
             let entries: u64 = layers.iter().sum();
             let reached: u64 = layers.iter().take(255).sum();
@@ -81,7 +79,7 @@ fn patterns(args: &StatsArgs, tables: &mut Tables) -> Result<u8> {
                 .find(|&d| layers[d] > 0)
                 .unwrap_or(0);
             JsonGroup {
-                tiles: tiles.clone(),
+                tiles,
                 entries,
                 max_value,
                 mean_value: (total / reached.max(1) as f64 * 1e4).round() / 1e4,
@@ -102,12 +100,12 @@ fn patterns(args: &StatsArgs, tables: &mut Tables) -> Result<u8> {
     } else {
         writeln!(out, "size          {shape}")?;
         writeln!(out, "goal          {goal}")?;
-        if !found.class.is_canonical() {
+        if !class.is_canonical() {
             writeln!(
                 out,
                 "databases     of goal {} ({}), renamed and moved by symmetry",
-                db.goal(),
-                db.shape()
+                class.canonical(),
+                class.canonical().shape()
             )?;
         }
         writeln!(out, "partition     {}", db.partition().sizes())?;
@@ -130,18 +128,18 @@ fn patterns(args: &StatsArgs, tables: &mut Tables) -> Result<u8> {
 }
 
 pub fn run(args: &StatsArgs) -> Result<u8> {
-    let mut tables = Tables::new(&args.choice)?;
-    if args.choice.pdb.is_some() || tables.shape().cells() > slidedb::MAX_TABLE_CELLS {
-        return patterns(args, &mut tables);
+    let data = args.data.open(true)?;
+    if args.data.pdb.is_some() || data.shape().cells() > slidedb::MAX_TABLE_CELLS {
+        return patterns(args, &data);
     }
-    let found = tables.get(tables.shape())?;
-    let (table, class) = (&found.table, &found.class);
+    let table = data.table(data.shape())?;
+    let class = table.toward();
     // The goal's own view: its goal, and the hardest boards toward it.
     let (shape, goal) = (class.goal().shape(), class.goal());
     let hardest: Vec<_> = table
         .hardest()
         .iter()
-        .map(|b| class.from_canonical(b))
+        .map(|b| class.from_canonical(&table.class().to_canonical(b)))
         .collect();
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {

@@ -3,14 +3,16 @@
 
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args as ClapArgs, ValueEnum};
+use slidedb::pdb::PatternDb;
 use slidedb::random::SplitMix64;
+use slidedb::store::Bytes;
 use slidedb::verify::{check_search_with, check_table};
 use slidedb::{Algorithm, Board, Solver};
 
+use crate::data::DataArgs;
 use crate::solve::HeuristicArg;
-use crate::tables::{TableChoice, Tables};
 
 /// The optimal searches whose answers `verify` checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -24,7 +26,7 @@ pub enum VerifyAlgo {
 #[derive(ClapArgs)]
 pub struct VerifyArgs {
     #[command(flatten)]
-    choice: TableChoice,
+    data: DataArgs,
     /// Check the search on every state (in parallel).
     #[arg(long, conflicts_with = "sample")]
     all: bool,
@@ -44,7 +46,7 @@ pub struct VerifyArgs {
 
 /// Checks pattern databases' bytes: checksum, layer counts; prints the
 /// outcome and returns whether they are sound.
-fn check_patterns(db: &slidedb::pdb::PatternDb<crate::tables::Bytes>) -> bool {
+fn check_patterns(db: &PatternDb<Bytes>) -> bool {
     let start = Instant::now();
     match db.verify() {
         Ok(()) => {
@@ -68,29 +70,24 @@ fn check_patterns(db: &slidedb::pdb::PatternDb<crate::tables::Bytes>) -> bool {
 }
 
 pub fn run(args: &VerifyArgs) -> Result<u8> {
-    let mut tables = Tables::opening(&args.choice, false)?;
-    let shape = tables.shape();
+    let data = args.data.open(false)?;
+    let shape = data.shape();
     // Beyond full tables there is nothing exact to check a search
     // against: the databases' own bytes are checked.
     if shape.cells() > slidedb::MAX_TABLE_CELLS {
-        let goal = tables.goal_for(shape)?;
-        let found = tables.patterns(shape)?.with_context(|| {
-            format!(
-                "no pattern databases for {shape} goal {goal}: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb SIZES"
-            )
-        })?;
-        return Ok(if check_patterns(&found.db) { 0 } else { 1 });
+        let found = data.require_patterns(shape)?;
+        return Ok(if check_patterns(&found) { 0 } else { 1 });
     }
-    let found = tables.get(shape)?;
-    if !found.class.is_canonical() {
+    let table = data.table(shape)?;
+    let class = *table.toward();
+    if !class.is_canonical() {
         println!(
             "goal {} is served by the table of goal {} ({}): checking that table",
-            found.class.goal(),
-            found.class.canonical(),
-            found.class.canonical().shape()
+            class.goal(),
+            class.canonical(),
+            class.canonical().shape()
         );
     }
-    let table = found.table;
     let start = Instant::now();
     let mut failed = false;
     match check_table(&*table) {
@@ -109,28 +106,25 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         VerifyAlgo::Idastar => Algorithm::IdaStar,
     };
     // The estimate: a plain heuristic, or the goal class's pattern
-    // databases (built toward the same canonical goal as the table).
+    // databases, toward the table's own goal.
     let patterns = match args.heuristic.plain() {
         Some(_) => None,
         None => {
-            let shape = table.shape();
-            let found = tables.patterns(found.class.goal().shape())?.with_context(|| {
-                format!(
-                    "no pattern databases for {shape} goal {}: build them with slidedb-gen --size {shape} --goal \"{}\" --pdb SIZES, or name them with --pdb",
-                    table.goal(),
-                    table.goal()
-                )
-            })?;
-            if !check_patterns(&found.db) {
+            let found = data.require_patterns(shape)?;
+            if !check_patterns(&found) {
                 return Ok(1);
             }
-            Some(found.db)
+            Some(found)
         }
     };
+    let toward = *table.class();
     let solver = Solver::new(table.goal());
     let solve = |board: &Board| match (&patterns, args.heuristic.plain()) {
-        (Some(db), _) if algorithm == Algorithm::IdaStar => db.solve(board),
-        (Some(db), _) => solver.solve_estimated(board, algorithm, |b| db.estimate(b)),
+        (Some(db), _) if algorithm == Algorithm::IdaStar => db.solve_toward(&toward, board),
+        (Some(db), _) => solver.solve_estimated(board, algorithm, |b| {
+            db.estimate_toward(&toward, b)
+                .expect("a board of the table's goal")
+        }),
         (None, heuristic) => solver.solve(board, algorithm, heuristic.unwrap_or_default()),
     };
     let start = Instant::now();

@@ -4,7 +4,7 @@
 //! table folder (`SLIDEDB_DATA`) and its own working directory, both
 //! temporary, so nothing is read from or written into the repository.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -689,20 +689,23 @@ fn solve_survives_closed_stdout() {
     );
 }
 
-/// A board whose table is missing and too big to build here is an error of
-/// its own line: the other lines are answered, and the message names the
-/// slidedb-gen command that builds the table.
+/// A batch stops at the first board whose table cannot be had (missing and
+/// too big to build here): the lines before it are answered, and one
+/// message names the line and the slidedb-gen command that builds the
+/// table. `invalid` stays for lines that are not boards.
 #[test]
-fn board_without_a_table_is_an_error_of_its_line() {
+fn a_batch_stops_at_the_first_board_whose_table_cannot_be_had() {
     let data = tempdir();
-    let input = b"1 2 3 4 5 6 7 0 8\n1 2 3 4/5 6 7 8/9 10 0 11\n1 2 3 4 5 6 7 8 0\n";
+    let input = b"1 2 3 4 5 6 7 0 8\nnot a board\n1 2 3 4/5 6 7 8/9 10 0 11\n1 2 3 4 5 6 7 8 0\n2 1 3 4/5 6 7 8/9 10 0 11\n";
     let (code, out, err) = run(&["solve"], Some(input), data.path());
-    assert_eq!(out, "r\ninvalid\n\n");
+    assert_eq!(out, "r\ninvalid\n");
     assert_eq!(code, 2);
     assert!(
-        err.contains("line 2") && err.contains("slidedb-gen --size 3x4"),
+        err.contains("line 3") && err.contains("slidedb-gen --size 3x4"),
         "{err}"
     );
+    assert_eq!(err.matches("slidedb-gen").count(), 1, "{err}");
+    assert_eq!(err.matches("slidedb: error").count(), 1, "{err}");
 }
 
 /// A board of 10 to 12 cells without its table names the command that
@@ -715,7 +718,7 @@ fn big_board_without_a_table_names_the_generator_command() {
         None,
         data.path(),
     );
-    assert_eq!((code, out.as_str()), (2, "invalid\n"));
+    assert_eq!((code, out.as_str()), (2, ""));
     assert!(
         err.contains("slidedb-gen --size 2x5 --goal \"1 2 3 4 5 6 7 8 9 0\""),
         "{err}"
@@ -1088,7 +1091,7 @@ fn wrong_tables_say_what_to_do() {
     );
     assert_eq!(code, 2);
     assert!(
-        err.contains("version 9") && err.contains("regenerate"),
+        err.contains("version 9") && err.contains("rebuild"),
         "{err}"
     );
 }

@@ -6,7 +6,7 @@
 //! full or read-only folder mount a small tmpfs, and skip themselves (with
 //! a note on stderr) where mounting is not permitted.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
@@ -213,7 +213,11 @@ fn check_3x3_answers(stdout: &str) {
 fn check_3x3_table<D: AsRef<[u8]>>(table: &Table<D>) {
     for (text, distance) in BOARDS_3X3 {
         let b = board(text);
-        let moves = table.solve(&b).expect("a 3x3 table").expect("solvable");
+        let moves = table
+            .solve(&b)
+            .expect("a 3x3 table")
+            .moves
+            .expect("solvable");
         assert_eq!(moves.len(), distance, "{text}");
         assert_eq!(b.apply_all(&moves), Some(*table.goal()), "{text}");
     }

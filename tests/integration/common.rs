@@ -1,6 +1,5 @@
 //! Helpers shared by the integration tests: a plain reference BFS and the
 //! published distributions kept in `tests/data/`.
-#![allow(dead_code)]
 
 use std::collections::HashMap;
 use std::collections::VecDeque;

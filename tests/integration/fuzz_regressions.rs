@@ -3,7 +3,7 @@
 //! `Shape::from_str`. Each must be an error (or a valid answer), never a
 //! panic, a hang or a huge allocation.
 
-use slidedb::format::{HEADER_LEN, MAX_METADATA_LEN};
+use slidedb::format::{FORMAT_VERSION, HEADER_LEN, MAX_METADATA_LEN};
 use slidedb::{Board, BoardError, Shape, Table, TableError};
 
 /// bincode 2's standard variable-length integer.
@@ -27,7 +27,9 @@ fn bytes_field(out: &mut Vec<u8>, b: &[u8]) {
     out.extend_from_slice(b);
 }
 
-/// The metadata section, encoded as FORMAT.md specifies, field by field.
+/// The metadata section, encoded as FORMAT.md specifies, field by field
+/// (the indexed goal is the goal: every goal here is its class's
+/// canonical goal, or meant to be refused before that matters).
 fn metadata(
     rows: u8,
     cols: u8,
@@ -38,6 +40,9 @@ fn metadata(
 ) -> Vec<u8> {
     let mut m = Vec::new();
     bytes_field(&mut m, b"fuzz");
+    m.push(rows);
+    m.push(cols);
+    bytes_field(&mut m, goal);
     m.push(rows);
     m.push(cols);
     bytes_field(&mut m, goal);
@@ -59,7 +64,7 @@ fn header(meta: &[u8], metadata_len: u64, body_offset: u64, body_len: u64) -> Ve
     let mut h = Vec::with_capacity(HEADER_LEN);
     h.extend_from_slice(b"SLIDEDB\0");
     h.extend_from_slice(&0xFEFFu16.to_le_bytes());
-    h.extend_from_slice(&1u16.to_le_bytes());
+    h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     h.extend_from_slice(&64u32.to_le_bytes());
     h.extend_from_slice(&1u16.to_le_bytes());
     h.extend_from_slice(&1u16.to_le_bytes());
@@ -116,11 +121,11 @@ fn the_hand_encoded_table_opens() {
     assert_eq!(table.max_distance(), 6);
     assert!(table.verify().is_err());
     let goal = *table.goal();
-    assert_eq!(table.solve(&goal), Ok(Some(Vec::new())));
+    assert_eq!(table.solve(&goal).unwrap().moves, Some(Vec::new()));
     assert_eq!(table.distance(&table.hardest()[0]), Ok(Some(6)));
     for i in 0..table.states() {
         let board = table.indexer().unrank(slidedb::Index(i)).unwrap();
-        let moves = table.solve(&board).unwrap().unwrap();
+        let moves = table.solve(&board).unwrap().moves.unwrap();
         assert_eq!(board.apply_all(&moves), Some(goal));
     }
 }
@@ -261,7 +266,10 @@ fn a_garbage_body_gives_damage_errors_not_panics() {
         let indexer = table.indexer();
         for i in 0..indexer.len() {
             let board = indexer.unrank(slidedb::Index(i)).unwrap();
-            if let Ok(Some(moves)) = table.solve(&board) {
+            if let Ok(slidedb::Solution {
+                moves: Some(moves), ..
+            }) = table.solve(&board)
+            {
                 assert_eq!(board.apply_all(&moves), Some(goal));
                 assert!(moves.len() <= table.max_distance() as usize);
             }

@@ -1,7 +1,7 @@
 //! Pattern databases never overestimate (checked against exact tables),
 //! survive their file format, and make IDA* solve 15-puzzles optimally.
 
-mod common;
+use crate::common;
 
 use slidedb::pdb::{self, Partition, PatternDb};
 use slidedb::random::{SplitMix64, random_board};
@@ -16,7 +16,7 @@ fn admissible_and_optimal_on_every_two_by_four_board() {
     let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {});
     let mut exact = 0;
     for (board, &d) in &common::reference_bfs(&goal) {
-        let h = db.estimate(board);
+        let h = db.estimate(board).unwrap();
         assert!(h <= d, "{board:?}: estimate {h} > distance {d}");
         exact += (h == d) as u32;
         let moves = db.solve(board).unwrap().moves.unwrap();
@@ -55,7 +55,7 @@ fn admissible_on_a_large_sample_of_three_by_four_boards() {
     for _ in 0..200_000 {
         let board = random_board(&goal, &mut rng);
         let d = table.distance(&board).unwrap().unwrap();
-        let h = db.estimate(&board);
+        let h = db.estimate(&board).unwrap();
         assert!(h <= d, "{board:?}: estimate {h} > distance {d}");
         sum_h += h as u64;
         sum_d += d as u64;
@@ -105,8 +105,8 @@ fn korf100() -> Vec<(u32, Board, u32)> {
 }
 
 /// The easiest of Korf's 100 15-puzzle instances, solved optimally by IDA*
-/// with additive 5-5-5 pattern databases toward the canonical goal
-/// `1 2 … 15 0` (Korf's goal `0 1 … 15` is its 180° turn).
+/// with additive 5-5-5 pattern databases of the canonical goal
+/// `1 2 … 15 0`, toward Korf's goal `0 1 … 15` (its 180° turn).
 #[test]
 fn solves_the_easiest_korf_instances_optimally() {
     let shape = Shape::new(4, 4).unwrap();
@@ -119,11 +119,12 @@ fn solves_the_easiest_korf_instances_optimally() {
     assert_eq!(instances.iter().map(|i| i.2).sum::<u32>(), 5305);
     instances.sort_by_key(|i| i.2);
     for (id, board, length) in instances.iter().take(4) {
-        let canonical = class.to_canonical(board);
-        assert!(db.estimate(&canonical) <= *length, "#{id}");
-        let found = db.solve(&canonical).unwrap();
-        let mut moves = found.moves.unwrap();
-        class.moves_back(&mut moves);
+        assert!(
+            db.estimate_toward(&class, board).unwrap() <= *length,
+            "#{id}"
+        );
+        let found = db.solve_toward(&class, board).unwrap();
+        let moves = found.moves.unwrap();
         assert_eq!(moves.len() as u32, *length, "#{id}");
         assert!(common::leads_to(board, &moves, &korf_goal), "#{id}");
     }
@@ -190,9 +191,8 @@ fn every_fifteen_puzzle_goal_class_is_solved_optimally() {
                 let mv = Move::ALL[rng.below(4) as usize];
                 board = board.apply(mv).unwrap_or(board);
             }
-            let found = db.solve(&class.to_canonical(&board)).unwrap();
-            let mut moves = found.moves.unwrap();
-            class.moves_back(&mut moves);
+            let found = db.solve_toward(&class, &board).unwrap();
+            let moves = found.moves.unwrap();
             assert!(common::leads_to(&board, &moves, &goal), "{board:?}");
             let manhattan = solver
                 .solve(&board, Algorithm::IdaStar, Heuristic::Manhattan)
@@ -258,7 +258,7 @@ fn sealed_but_wrong_pattern_files_are_refused() {
     let mut home = bytes.clone();
     home[body] = 1;
     reseal(&mut home);
-    let err = PatternDb::new(&home[..]).err().expect("refused");
+    let err = PatternDb::new(&home[..]).expect_err("refused");
     assert!(err.to_string().contains("entry for the goal is 1"), "{err}");
     // Some other entry changed: opens (O(1) checks), fails verify.
     let mut other = bytes.clone();
@@ -278,6 +278,6 @@ fn sealed_but_wrong_pattern_files_are_refused() {
     swapped[64 + at + 1] = 2;
     swapped[64 + at + 2] = 1;
     reseal(&mut swapped);
-    let err = PatternDb::new(&swapped[..]).err().expect("refused");
+    let err = PatternDb::new(&swapped[..]).expect_err("refused");
     assert!(err.to_string().contains("not ascending"), "{err}");
 }

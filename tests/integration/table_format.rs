@@ -122,7 +122,16 @@ fn other_files_and_versions_are_named() {
     assert!(
         matches!(err, TableError::Version { expected, got } if expected == FORMAT_VERSION && got == FORMAT_VERSION + 1)
     );
-    assert!(err.to_string().contains("regenerate"), "{err}");
+    assert!(err.to_string().contains("newer slidedb"), "{err}");
+    // Version 1 tables did not record the goal they were built for.
+    let mut older = small();
+    older[10..12].copy_from_slice(&1u16.to_le_bytes());
+    let err = Table::new(&older[..]).err().unwrap();
+    assert!(matches!(err, TableError::Version { got: 1, .. }), "{err}");
+    assert!(
+        err.to_string().contains("older slidedb") && err.to_string().contains("rebuild"),
+        "{err}"
+    );
 }
 
 /// A damaged body that was not verified never yields an answer that is

@@ -1,6 +1,6 @@
 //! Depth-first search: a valid path, not a shortest one.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use slidedb::search::dfs;

@@ -1,6 +1,6 @@
 //! The generator reproduces the published distance distributions exactly.
 
-mod common;
+use crate::common;
 
 use slidedb::{Board, Shape, generate};
 

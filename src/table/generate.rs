@@ -33,15 +33,14 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::board::{Board, MAX_CELLS, Shape};
-use crate::format::MAX_HARDEST;
 use crate::rank::{Index, Indexer};
-use crate::table::{Table, assemble};
+use crate::symmetry::GoalClass;
 
-/// The most cells a full table is built for (3×4: 239,500,800 states).
-pub const MAX_TABLE_CELLS: usize = 12;
+use super::{MAX_HARDEST, MAX_TABLE_CELLS, Table, assemble};
 
 /// Why a table could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// The board is too big for a full table.
     #[error(
@@ -72,6 +71,10 @@ pub struct Layer {
 /// `on_layer` after each layer. Runs on the current rayon pool (wrap it in
 /// `ThreadPool::install` to choose the threads).
 ///
+/// The table answers toward `goal`; its body is laid out by the canonical
+/// goal of `goal`'s class (the search runs from there), so it also serves
+/// every other goal of the class ([`Table::solve_toward_into`]).
+///
 /// ```
 /// use slidedb::{Board, Shape, generate};
 /// let mut depths = 0;
@@ -92,6 +95,8 @@ pub fn generate(
         });
     }
     let start = Instant::now();
+    let class = GoalClass::of(goal);
+    let goal = class.canonical();
     let indexer = Indexer::new(goal);
     let search = Search::new(&indexer);
     let per_blank = search.per_blank;
@@ -169,7 +174,7 @@ pub fn generate(
     // Free the search (most of its memory) before the file's bytes are
     // laid out, so the two are never held at once.
     drop((frontier, reached, search));
-    Ok(assemble(goal, layers, &hardest, &body))
+    Ok(assemble(&class, layers, &hardest, &body))
 }
 
 /// Layers smaller than this are expanded on one thread.

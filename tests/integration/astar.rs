@@ -1,6 +1,6 @@
 //! A*: on integers through its closures, and on boards against the table.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use slidedb::search::astar;

@@ -1,0 +1,272 @@
+//! The options every command shares for finding tables (`--size`,
+//! `--goal`, `--table`, `--pdb`, `--data`), the library database they
+//! open, and how its errors and events read on the command line: the
+//! library says what is wrong; this adds the command that fixes it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args as ClapArgs;
+use slidedb::format::Kind;
+use slidedb::pdb::PatternDb;
+use slidedb::store::Bytes;
+use slidedb::{
+    Board, Database, DatabaseError, Engine, Event, ForGoal, Method, Shape, Table, TableError,
+};
+
+#[derive(ClapArgs)]
+pub struct DataArgs {
+    /// Board size as ROWSxCOLS [default: from the goal, the table or the
+    /// board].
+    #[arg(long, value_name = "RxC")]
+    pub size: Option<Shape>,
+    /// The goal [default: the goal --table or --pdb was built for, else
+    /// the tiles in order, blank last].
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
+    pub goal: Option<String>,
+    /// The table file to answer from (and no other) [default: the file of
+    /// the goal's class in the data folder; built there if missing and the
+    /// board has at most 9 cells].
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+    /// The pattern databases file, for boards over 12 cells and for
+    /// --heuristic pdb [default: the largest of the goal's class in the
+    /// data folder].
+    #[arg(long, value_name = "PATH")]
+    pub pdb: Option<PathBuf>,
+    /// The data folder, where tables are looked for and saved [default:
+    /// $SLIDEDB_DATA, else the user's data directory, such as
+    /// ~/.local/share/slidedb].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+}
+
+/// The database the options open, and the size and goal they name.
+pub struct Data {
+    pub db: Database,
+    /// The size in force for reading boards.
+    pub size: Option<Shape>,
+    /// The goal asked for with --goal, if any.
+    pub goal: Option<Board>,
+    /// --data, if given (repeated in suggested commands).
+    data: Option<PathBuf>,
+}
+
+impl DataArgs {
+    /// Opens the database the options describe. Bodies of small files are
+    /// checksummed as they are opened unless `check_bodies` is false
+    /// (`verify` does its own checks, to report them).
+    pub fn open(&self, check_bodies: bool) -> Result<Data> {
+        let mut builder = Database::builder().on_event(report);
+        if !check_bodies {
+            builder = builder.check_bodies_up_to(0);
+        }
+        if let Some(dir) = &self.data {
+            builder = builder.data_dir(dir);
+        }
+        if let Some(path) = &self.table {
+            builder = builder.table_file(path);
+        }
+        if let Some(path) = &self.pdb {
+            builder = builder.patterns_file(path);
+        }
+        let db = builder
+            .open()
+            .map_err(|e| explain(self.data.as_deref(), e, None))?;
+        let mut data = Data {
+            db,
+            size: self.size,
+            goal: None,
+            data: self.data.clone(),
+        };
+        // Without --size or --goal, a named file's size is the size.
+        if self.goal.is_none() && self.size.is_none() {
+            data.size = data
+                .db
+                .named_table()
+                .map(|t| t.shape())
+                .or_else(|| data.db.named_patterns().map(|p| p.shape()));
+        }
+        if let Some(text) = &self.goal {
+            let goal =
+                Board::parse(text, data.size).with_context(|| format!("bad goal {text:?}"))?;
+            data.size = Some(goal.shape());
+            data.goal = Some(goal);
+        }
+        // A named file that cannot serve the goal asked for fails now.
+        if let Some(size) = data.size {
+            let goal = data.goal_for(size)?;
+            if let Some(t) = data.db.named_table().filter(|t| t.shape() == size)
+                && !t.serves(&goal)
+            {
+                let e = wrong(&self.table, Kind::FullTable, &goal, t.goal());
+                return Err(data.explain(e, Some(&goal)));
+            }
+            if let Some(p) = data.db.named_patterns().filter(|p| p.shape() == size)
+                && !p.serves(&goal)
+            {
+                let e = wrong(&self.pdb, Kind::PatternDatabases, &goal, p.goal());
+                return Err(data.explain(e, Some(&goal)));
+            }
+        }
+        Ok(data)
+    }
+}
+
+/// The error of a named file that does not serve `asked`.
+fn wrong(path: &Option<PathBuf>, kind: Kind, asked: &Board, holds: &Board) -> DatabaseError {
+    DatabaseError::WrongGoal {
+        path: path.clone().unwrap_or_default(),
+        kind,
+        asked: *asked,
+        holds: *holds,
+    }
+}
+
+/// Prints what the database does that a user should know.
+fn report(event: &Event) {
+    match event {
+        Event::Opened { .. } => {}
+        Event::NoPatterns { goal, .. } => {
+            let shape = goal.shape();
+            say!(
+                "slidedb: {event}; build them with\n    slidedb-gen --size {shape} --goal \"{goal}\" --pdb {}\n{}",
+                suggested_sizes(shape),
+                if shape.cells() == 16 {
+                    "(seconds and 12 MB; --pdb 7-8 is the strongest: about 4 minutes, 1.6 GB of memory and a 577 MB file)"
+                } else {
+                    "(other group sizes of up to 8 tiles, adding up to the tiles, also work)"
+                }
+            );
+        }
+        _ => say!("slidedb: {event}"),
+    }
+}
+
+/// Group sizes to suggest for `shape`'s pattern databases: groups of six
+/// and the rest (6-6-3 on 4x4).
+pub fn suggested_sizes(shape: Shape) -> String {
+    let tiles = shape.cells() - 1;
+    let mut sizes: Vec<String> = vec!["6".to_string(); tiles / 6];
+    if !tiles.is_multiple_of(6) {
+        sizes.push((tiles % 6).to_string());
+    }
+    sizes.join("-")
+}
+
+impl Data {
+    /// The one shape the options name (`--table`, `--size`, `--goal`), or
+    /// 3x3.
+    pub fn shape(&self) -> Shape {
+        self.size.unwrap_or(Shape::EIGHT)
+    }
+
+    /// The goal for boards of `shape`.
+    pub fn goal_for(&self, shape: Shape) -> Result<Board> {
+        match self.goal {
+            Some(goal) if goal.shape() != shape => {
+                bail!("the board is {shape} but the goal is {}", goal.shape())
+            }
+            Some(goal) => Ok(goal),
+            None => Ok(self.db.default_goal(shape)),
+        }
+    }
+
+    /// What answers boards of `shape` toward their goal by `method`.
+    pub fn engine(&self, shape: Shape, method: Method) -> Result<Engine> {
+        let goal = self.goal_for(shape)?;
+        self.db
+            .engine(&goal, method)
+            .map_err(|e| self.explain(e, Some(&goal)))
+    }
+
+    /// The full table for boards of `shape` toward their goal.
+    pub fn table(&self, shape: Shape) -> Result<ForGoal<Table<Bytes>>> {
+        let goal = self.goal_for(shape)?;
+        self.db
+            .table(&goal)
+            .map_err(|e| self.explain(e, Some(&goal)))
+    }
+
+    /// The pattern databases for boards of `shape` toward their goal, if
+    /// any.
+    pub fn patterns(&self, shape: Shape) -> Result<Option<ForGoal<PatternDb<Bytes>>>> {
+        let goal = self.goal_for(shape)?;
+        self.db
+            .patterns(&goal)
+            .map_err(|e| self.explain(e, Some(&goal)))
+    }
+
+    /// Like [`Data::patterns`], but none is an error naming the command
+    /// that builds them.
+    pub fn require_patterns(&self, shape: Shape) -> Result<ForGoal<PatternDb<Bytes>>> {
+        let goal = self.goal_for(shape)?;
+        self.db
+            .require_patterns(&goal)
+            .map_err(|e| self.explain(e, Some(&goal)))
+    }
+
+    /// The library's error, with the command that fixes it.
+    pub fn explain(&self, e: DatabaseError, goal: Option<&Board>) -> anyhow::Error {
+        explain(self.data.as_deref(), e, goal)
+    }
+}
+
+/// The library's error `e`, with the command that fixes it (`data` is
+/// --data as given, repeated in the command; `goal` the goal asked for).
+pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> anyhow::Error {
+    let data = match data {
+        Some(dir) => format!(" --data {}", dir.display()),
+        None => String::new(),
+    };
+    let gen_table = |goal: &Board, tail: &str| {
+        format!(
+            "slidedb-gen --size {} --goal \"{goal}\"{tail}",
+            goal.shape()
+        )
+    };
+    let hint = match &e {
+        DatabaseError::MissingTable { goal, .. } => {
+            Some(format!("with\n    {}", gen_table(goal, &data)))
+        }
+        DatabaseError::MissingPatterns { goal, .. } => Some(format!(
+            "with\n    {}",
+            gen_table(
+                goal,
+                &format!("{data} --pdb {}", suggested_sizes(goal.shape()))
+            )
+        )),
+        DatabaseError::TooBig { shape } => Some(format!(
+            "build them with slidedb-gen --size {shape} --pdb {}",
+            suggested_sizes(*shape)
+        )),
+        DatabaseError::WrongGoal { asked, kind, .. } => {
+            let pdb = match kind {
+                Kind::FullTable => String::new(),
+                _ => format!(" --pdb {}", suggested_sizes(asked.shape())),
+            };
+            Some(format!(
+                "with\n    {}",
+                gen_table(asked, &format!("{data}{pdb}"))
+            ))
+        }
+        DatabaseError::File { path, source } if !matches!(source, TableError::Io { .. }) => {
+            Some(match goal {
+                Some(goal) if goal.shape().cells() <= slidedb::MAX_TABLE_CELLS => format!(
+                    "with\n    {}",
+                    gen_table(goal, &format!(" --out {} --force", path.display()))
+                ),
+                _ => format!(
+                    "with slidedb-gen --out {} --force (and the --size, --goal and --pdb it was built with)",
+                    path.display()
+                ),
+            })
+        }
+        DatabaseError::NoDataDir => Some("with --data DIR".to_string()),
+        _ => None,
+    };
+    match hint {
+        Some(hint) => anyhow!("{e}, {hint}"),
+        None => anyhow::Error::new(e),
+    }
+}

@@ -1,0 +1,1173 @@
+//! The engine every front end calls: [`Database`] answers any board toward
+//! any goal on any size from the files of a data folder.
+//!
+//! It holds the one rule for which engine answers a board
+//! ([`Method::Exact`]): the full table of the goal's class for boards of up
+//! to [`MAX_TABLE_CELLS`] cells (built and saved when missing and small),
+//! IDA* over the largest pattern databases of the class beyond that, and
+//! IDA* with Manhattan distance when there are none. Files are found by
+//! name and checked by what they hold; open files are cached and shared
+//! between threads and clones; what it does (opened, built, saved) is
+//! reported to a callback, never printed.
+//!
+//! ```
+//! use slidedb::{Board, Database, Method};
+//! let dir = tempfile::tempdir().unwrap();
+//! let db = Database::open(dir.path()).unwrap();
+//! // Korf's goal for the 8-puzzle: the blank first.
+//! let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+//! let engine = db.engine(&goal, Method::Exact).unwrap(); // builds and saves the corner table
+//! let found = engine.solve(&"7 2 4 5 0 6 8 3 1".parse().unwrap()).unwrap();
+//! assert_eq!(found.distance(), Some(26));
+//! assert!(dir.path().join("3x3-1-2-3-4-5-6-7-8-0.slidedb").exists());
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Move, Shape};
+use crate::format::{Kind, TableError};
+use crate::pdb::PatternDb;
+use crate::solution::{Solution, SolveError};
+use crate::solver::{Algorithm, Heuristic, Solver};
+use crate::store::{self, Bytes};
+use crate::symmetry::GoalClass;
+use crate::table::{GenerateError, MAX_TABLE_CELLS, Table, generate};
+
+/// Boards up to this many cells get their table built on first use, by
+/// default (every table of up to 9 cells builds in milliseconds).
+pub const DEFAULT_BUILD_CELLS: usize = 9;
+/// Files up to this size have their body checksum checked when they are
+/// opened, by default (every table of up to 10 cells): bigger ones open in
+/// O(1) and are checked by `verify`.
+pub const DEFAULT_CHECK_BYTES: u64 = 4 << 20;
+
+/// Why the database could not answer toward a goal: the table or databases
+/// it needs cannot be had. Each variant carries its facts; the message
+/// says what to do in library terms.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DatabaseError {
+    /// A file could not be read or is damaged.
+    #[error("{}: {source}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: TableError,
+    },
+    /// A file holds a table or databases that do not serve the goal asked
+    /// for (another size, or another class of goals).
+    #[error(
+        "{} is {kind} for {} goal {holds}, which does not serve {} goal {asked} (another class of goals): build one for goal {asked}",
+        path.display(), holds.shape(), asked.shape()
+    )]
+    WrongGoal {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        kind: Kind,
+        /// The goal asked for.
+        asked: Board,
+        /// The goal the file was built for.
+        holds: Board,
+    },
+    /// No full table of the goal's class is in the data folder, and it is
+    /// too big to build on the fly.
+    #[error(
+        "no table for {} goal {goal} at {} ({} states: too many to build on the fly): generate it and save it there",
+        goal.shape(), path.display(), goal.shape().states()
+    )]
+    MissingTable {
+        /// The goal asked for.
+        goal: Board,
+        /// Where the table is looked for.
+        path: PathBuf,
+    },
+    /// Boards of this size have no full table.
+    #[error(
+        "no full table can serve {shape}: full tables go up to {MAX_TABLE_CELLS} cells; {shape} boards are answered through pattern databases"
+    )]
+    TooBig {
+        /// The board size.
+        shape: Shape,
+    },
+    /// No pattern databases of the goal's class are in the data folder.
+    #[error(
+        "no pattern databases for {} goal {goal} in {}: build them (any group sizes adding up to the tiles) and save them there",
+        goal.shape(), dir.display()
+    )]
+    MissingPatterns {
+        /// The goal asked for.
+        goal: Board,
+        /// Where they are looked for.
+        dir: PathBuf,
+    },
+    /// No data folder is known.
+    #[error(
+        "no data folder: set SLIDEDB_DATA or name one (no home directory to put the default in)"
+    )]
+    NoDataDir,
+    /// The data folder could not be read or created.
+    #[error("cannot use the data folder {}", path.display())]
+    DataDir {
+        /// The folder.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
+    /// A table could not be built.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// A method that cannot run: pattern databases as the estimate of a
+    /// search that uses none.
+    #[error("pattern databases are an estimate for A* and IDA*, not for {algorithm}")]
+    Method {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+    },
+    /// The board could not be answered.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// How to answer a board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Method {
+    /// The exact answer: the goal class's full table (boards of up to
+    /// [`MAX_TABLE_CELLS`] cells), or IDA* over its largest pattern
+    /// databases (bigger boards, or boards whose databases were named), or
+    /// IDA* with Manhattan distance when there are none (optimal, but can
+    /// take minutes a board; reported as [`Event::NoPatterns`]).
+    #[default]
+    Exact,
+    /// A classic search with a plain estimate.
+    Search(Algorithm, Heuristic),
+    /// A* or IDA* under the goal class's pattern databases.
+    PatternSearch(Algorithm),
+}
+
+/// Where a table or databases came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Source {
+    /// Memory-mapped from this file.
+    File(PathBuf),
+    /// Built on first use; saved to this file if it could be.
+    Built {
+        /// Where it was saved.
+        saved: Option<PathBuf>,
+    },
+    /// Given to the builder in memory.
+    Memory,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::File(path) => write!(f, "{}", path.display()),
+            Source::Built { saved: Some(path) } => {
+                write!(f, "built in memory, saved to {}", path.display())
+            }
+            Source::Built { saved: None } => f.write_str("built in memory"),
+            Source::Memory => f.write_str("given in memory"),
+        }
+    }
+}
+
+/// What the database did, as it does it: for a front end to report.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Event {
+    /// A file was opened (mapped and checked).
+    Opened {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        kind: Kind,
+    },
+    /// A missing table was built in memory.
+    Built {
+        /// The goal it was built for.
+        goal: Board,
+        /// How long it took.
+        elapsed: Duration,
+    },
+    /// The data folder did not exist and was created, to save a table in.
+    CreatedDataDir {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// A table just built was saved.
+    Saved {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A table just built could not be saved; it serves from memory.
+    NotSaved {
+        /// Where it was to go.
+        path: PathBuf,
+        /// Why it could not.
+        error: String,
+    },
+    /// No pattern databases for a board too big for a full table: answers
+    /// come from IDA* with Manhattan distance, optimal but slow on hard
+    /// boards.
+    NoPatterns {
+        /// The goal asked for.
+        goal: Board,
+        /// Where they were looked for.
+        dir: Option<PathBuf>,
+    },
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Opened { path, kind } => write!(f, "opened {kind} {}", path.display()),
+            Event::Built { goal, elapsed } => write!(
+                f,
+                "built the {} table for goal {goal} in {:.3} s",
+                goal.shape(),
+                elapsed.as_secs_f64()
+            ),
+            Event::CreatedDataDir { path } => {
+                write!(f, "created the data folder {}", path.display())
+            }
+            Event::Saved { path } => write!(f, "saved the table to {}", path.display()),
+            Event::NotSaved { path, error } => write!(
+                f,
+                "could not save the table to {} ({error}); it serves from memory",
+                path.display()
+            ),
+            Event::NoPatterns { goal, dir } => write!(
+                f,
+                "no pattern databases for {} goal {goal}{}: solving by IDA* with Manhattan distance, which can take minutes a board",
+                goal.shape(),
+                dir.as_ref()
+                    .map(|d| format!(" in {}", d.display()))
+                    .unwrap_or_default()
+            ),
+        }
+    }
+}
+
+/// A table or pattern databases, and the goal asked for that it serves:
+/// cheap to clone, shared between threads.
+///
+/// ```
+/// use slidedb::{Board, Database};
+/// let dir = tempfile::tempdir().unwrap();
+/// let db = Database::open(dir.path()).unwrap();
+/// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+/// let table = db.table(&goal).unwrap();
+/// assert_eq!(table.toward().goal(), &goal);
+/// assert_eq!(table.max_distance(), 31); // derefs to the table
+/// ```
+#[derive(Debug)]
+pub struct ForGoal<T> {
+    value: Arc<T>,
+    class: GoalClass,
+    source: Source,
+}
+
+impl<T> Clone for ForGoal<T> {
+    fn clone(&self) -> ForGoal<T> {
+        ForGoal {
+            value: self.value.clone(),
+            class: self.class,
+            source: self.source.clone(),
+        }
+    }
+}
+
+impl<T> ForGoal<T> {
+    /// The goal asked for (`toward().goal()`), and how it maps onto the
+    /// file's indexed goal. (The table's own [`Table::goal`] is the goal
+    /// it was built for: another goal of the same class.)
+    pub fn toward(&self) -> &GoalClass {
+        &self.class
+    }
+
+    /// Where the table or databases came from.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+}
+
+impl<T> std::ops::Deref for ForGoal<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+/// What answers boards toward one goal, resolved by
+/// [`Database::engine`]: cheap to clone, shared between threads.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    class: GoalClass,
+    kind: EngineKind,
+}
+
+#[derive(Clone, Debug)]
+enum EngineKind {
+    Table(ForGoal<Table<Bytes>>),
+    Patterns {
+        db: ForGoal<PatternDb<Bytes>>,
+        algorithm: Algorithm,
+        solver: Arc<Solver>,
+    },
+    Search {
+        solver: Arc<Solver>,
+        algorithm: Algorithm,
+        heuristic: Heuristic,
+    },
+}
+
+impl Engine {
+    /// The goal it answers toward.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Shape};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let goal = Board::solved(Shape::new(2, 3).unwrap());
+    /// let engine = Database::open(dir.path()).unwrap().engine(&goal, Method::Exact).unwrap();
+    /// assert_eq!(engine.goal(), &goal);
+    /// ```
+    pub fn goal(&self) -> &Board {
+        self.class.goal()
+    }
+
+    /// Whether it answers by a table lookup (microseconds a board), not a
+    /// search.
+    ///
+    /// ```
+    /// use slidedb::{Algorithm, Board, Database, Heuristic, Method, Shape};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Database::open(dir.path()).unwrap();
+    /// let goal = Board::solved(Shape::new(2, 3).unwrap());
+    /// assert!(db.engine(&goal, Method::Exact).unwrap().is_lookup());
+    /// let astar = Method::Search(Algorithm::AStar, Heuristic::Manhattan);
+    /// assert!(!db.engine(&goal, astar).unwrap().is_lookup());
+    /// ```
+    pub fn is_lookup(&self) -> bool {
+        matches!(self.kind, EngineKind::Table(_))
+    }
+
+    /// The table it answers from, if it is a lookup.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Shape};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let goal = Board::solved(Shape::new(2, 3).unwrap());
+    /// let engine = Database::open(dir.path()).unwrap().engine(&goal, Method::Exact).unwrap();
+    /// assert_eq!(engine.table().unwrap().states(), 360);
+    /// ```
+    pub fn table(&self) -> Option<&ForGoal<Table<Bytes>>> {
+        match &self.kind {
+            EngineKind::Table(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The pattern databases it searches under, if any.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Shape, pdb};
+    /// let goal = Board::solved(Shape::new(2, 4).unwrap());
+    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {});
+    /// let db = Database::in_memory().patterns(built).open().unwrap();
+    /// let engine = db.engine(&goal, Method::Exact).unwrap();
+    /// assert!(engine.patterns().is_some());
+    /// ```
+    pub fn patterns(&self) -> Option<&ForGoal<PatternDb<Bytes>>> {
+        match &self.kind {
+            EngineKind::Patterns { db, .. } => Some(db),
+            _ => None,
+        }
+    }
+
+    /// The search it runs, if it is not a lookup: the algorithm, and the
+    /// plain estimate (`None` for pattern databases).
+    ///
+    /// ```
+    /// use slidedb::{Algorithm, Board, Database, Heuristic, Method, Shape};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Database::open(dir.path()).unwrap();
+    /// let bfs = Method::Search(Algorithm::Bfs, Heuristic::Manhattan);
+    /// let engine = db.engine(&Board::solved(Shape::EIGHT), bfs).unwrap();
+    /// assert_eq!(engine.search(), Some((Algorithm::Bfs, Some(Heuristic::Manhattan))));
+    /// ```
+    pub fn search(&self) -> Option<(Algorithm, Option<Heuristic>)> {
+        match &self.kind {
+            EngineKind::Table(_) => None,
+            EngineKind::Patterns { algorithm, .. } => Some((*algorithm, None)),
+            EngineKind::Search {
+                algorithm,
+                heuristic,
+                ..
+            } => Some((*algorithm, Some(*heuristic))),
+        }
+    }
+
+    /// Answers `board` toward the goal.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Database::open(dir.path()).unwrap();
+    /// let engine = db.engine(&Board::solved(slidedb::Shape::EIGHT), Method::Exact).unwrap();
+    /// let found = engine.solve(&"2 3 4 1 5 x 7 6 8".parse().unwrap()).unwrap();
+    /// assert_eq!(found.move_string().unwrap(), "ullddrurdllurdruldr");
+    /// ```
+    pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        match &self.kind {
+            EngineKind::Table(_) => {
+                let mut moves = Vec::new();
+                let solvable = self.solve_into(board, &mut moves)?;
+                Ok(Solution {
+                    moves: solvable.then_some(moves),
+                    stats: None,
+                })
+            }
+            EngineKind::Patterns {
+                db,
+                algorithm: Algorithm::IdaStar,
+                ..
+            } => db.solve_toward(&self.class, board),
+            EngineKind::Patterns {
+                db,
+                algorithm,
+                solver,
+            } => {
+                // The estimate is checked against the goal once, here; a
+                // board of another shape is refused by the solver.
+                db.estimate_toward(&self.class, self.class.goal())?;
+                solver.solve_estimated(board, *algorithm, |b| {
+                    db.estimate_toward(&self.class, b).unwrap_or(0)
+                })
+            }
+            EngineKind::Search {
+                solver,
+                algorithm,
+                heuristic,
+            } => solver.solve(board, *algorithm, *heuristic),
+        }
+    }
+
+    /// Like [`solve`](Engine::solve), but appends the moves to `moves`
+    /// (a table lookup then allocates nothing once `moves` has grown) and
+    /// returns whether the board can reach the goal. On an error `moves` is
+    /// left as it was.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Move};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Database::open(dir.path()).unwrap();
+    /// let engine = db.engine(&Board::solved(slidedb::Shape::EIGHT), Method::Exact).unwrap();
+    /// let mut moves = Vec::new();
+    /// assert_eq!(engine.solve_into(&"1 2 3 4 5 6 7 0 8".parse().unwrap(), &mut moves), Ok(true));
+    /// assert_eq!(moves, [Move::Right]);
+    /// ```
+    pub fn solve_into(&self, board: &Board, moves: &mut Vec<Move>) -> Result<bool, SolveError> {
+        match &self.kind {
+            EngineKind::Table(table) => table.solve_toward_into(&self.class, board, moves),
+            _ => {
+                let found = self.solve(board)?;
+                match found.moves {
+                    Some(m) => {
+                        moves.extend_from_slice(&m);
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                }
+            }
+        }
+    }
+}
+
+/// Who hears what the database does.
+type Listener = Box<dyn Fn(&Event) + Send + Sync>;
+
+/// A shared cache of what has been opened, by indexed goal.
+type Cache<T> = Mutex<HashMap<Board, Option<(Arc<T>, Source)>>>;
+
+struct Inner {
+    dir: Option<PathBuf>,
+    table_file: Option<(Arc<Table<Bytes>>, Source)>,
+    patterns_file: Option<(Arc<PatternDb<Bytes>>, Source)>,
+    build_cells: usize,
+    check_bytes: u64,
+    tables: Cache<Table<Bytes>>,
+    patterns: Cache<PatternDb<Bytes>>,
+    on_event: Option<Listener>,
+}
+
+/// The engine over a data folder: answers any board toward any goal on any
+/// size, from checked files it finds, builds or is given. Cheap to clone;
+/// clones share what is open, across threads.
+///
+/// ```
+/// use slidedb::{Board, Database, Shape};
+/// let dir = tempfile::tempdir().unwrap();
+/// let db = Database::open(dir.path()).unwrap();
+/// let board: Board = "2 3 4 1 5 x 7 6 8".parse().unwrap();
+/// let found = db.solve(&board, &Board::solved(Shape::EIGHT)).unwrap();
+/// assert_eq!(found.move_string().unwrap(), "ullddrurdllurdruldr");
+/// ```
+#[derive(Clone)]
+pub struct Database {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Database")
+            .field("dir", &self.inner.dir)
+            .field("table_file", &self.inner.table_file.as_ref().map(|t| &t.1))
+            .field(
+                "patterns_file",
+                &self.inner.patterns_file.as_ref().map(|p| &p.1),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+/// Sets up a [`Database`]: its data folder, files it must use, how much it
+/// builds and checks, and who hears what it does.
+///
+/// ```
+/// use slidedb::{Board, Database, Shape};
+/// let dir = tempfile::tempdir().unwrap();
+/// let events = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+/// let heard = events.clone();
+/// let db = Database::builder()
+///     .data_dir(dir.path())
+///     .on_event(move |e| heard.lock().unwrap().push(e.to_string()))
+///     .open()
+///     .unwrap();
+/// db.table(&Board::solved(Shape::new(2, 3).unwrap())).unwrap();
+/// assert!(events.lock().unwrap()[0].starts_with("built the 2x3 table"));
+/// ```
+pub struct DatabaseBuilder {
+    dir: Option<PathBuf>,
+    default_dir: bool,
+    table_file: Option<PathBuf>,
+    patterns_file: Option<PathBuf>,
+    table: Option<Table<Vec<u8>>>,
+    patterns: Option<PatternDb<Vec<u8>>>,
+    build_cells: usize,
+    check_bytes: u64,
+    on_event: Option<Listener>,
+}
+
+impl fmt::Debug for DatabaseBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DatabaseBuilder")
+            .field("dir", &self.dir)
+            .field("table_file", &self.table_file)
+            .field("patterns_file", &self.patterns_file)
+            .field("build_cells", &self.build_cells)
+            .field("check_bytes", &self.check_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DatabaseBuilder {
+    /// The data folder to look for files in and save built tables to
+    /// [default: [`store::default_data_dir`]].
+    pub fn data_dir(mut self, dir: impl Into<PathBuf>) -> DatabaseBuilder {
+        self.dir = Some(dir.into());
+        self.default_dir = false;
+        self
+    }
+
+    /// Answers from this table file only, for every board a full table
+    /// answers: a goal it does not serve is an error, not a search of the
+    /// data folder.
+    pub fn table_file(mut self, path: impl Into<PathBuf>) -> DatabaseBuilder {
+        self.table_file = Some(path.into());
+        self
+    }
+
+    /// Uses this pattern databases file for the boards of its size (also
+    /// boards that have a full table), and no other databases.
+    pub fn patterns_file(mut self, path: impl Into<PathBuf>) -> DatabaseBuilder {
+        self.patterns_file = Some(path.into());
+        self
+    }
+
+    /// Like [`table_file`](DatabaseBuilder::table_file), with a table in
+    /// memory.
+    pub fn table(mut self, table: Table<Vec<u8>>) -> DatabaseBuilder {
+        self.table = Some(table);
+        self
+    }
+
+    /// Like [`patterns_file`](DatabaseBuilder::patterns_file), with
+    /// databases in memory.
+    pub fn patterns(mut self, patterns: PatternDb<Vec<u8>>) -> DatabaseBuilder {
+        self.patterns = Some(patterns);
+        self
+    }
+
+    /// Builds missing tables of boards up to `cells` cells (at most
+    /// [`MAX_TABLE_CELLS`]), and saves them in the data folder [default:
+    /// [`DEFAULT_BUILD_CELLS`]; 0 builds none].
+    pub fn build_missing_up_to(mut self, cells: usize) -> DatabaseBuilder {
+        self.build_cells = cells.min(MAX_TABLE_CELLS);
+        self
+    }
+
+    /// Checks the body checksum of every file up to `bytes` long as it is
+    /// opened [default: [`DEFAULT_CHECK_BYTES`]; 0 checks none].
+    pub fn check_bodies_up_to(mut self, bytes: u64) -> DatabaseBuilder {
+        self.check_bytes = bytes;
+        self
+    }
+
+    /// Calls `f` with each thing the database does (see [`Event`]), from
+    /// whichever thread does it.
+    pub fn on_event(mut self, f: impl Fn(&Event) + Send + Sync + 'static) -> DatabaseBuilder {
+        self.on_event = Some(Box::new(f));
+        self
+    }
+
+    /// Opens the named files (checked now, so a bad one fails here) and
+    /// makes the database. The data folder need not exist yet: it is
+    /// created when a built table is first saved.
+    pub fn open(self) -> Result<Database, DatabaseError> {
+        let dir = match (self.dir, self.default_dir) {
+            (Some(dir), _) => Some(dir),
+            (None, true) => store::default_data_dir(),
+            (None, false) => None,
+        };
+        let inner = Inner {
+            dir,
+            table_file: None,
+            patterns_file: None,
+            build_cells: self.build_cells,
+            check_bytes: self.check_bytes,
+            tables: Mutex::default(),
+            patterns: Mutex::default(),
+            on_event: self.on_event,
+        };
+        let mut inner = inner;
+        inner.table_file = match (self.table_file, self.table) {
+            (Some(path), _) => Some((Arc::new(inner.open_table(&path)?), Source::File(path))),
+            (None, Some(t)) => Some((Arc::new(own_table(t)), Source::Memory)),
+            (None, None) => None,
+        };
+        inner.patterns_file = match (self.patterns_file, self.patterns) {
+            (Some(path), _) => Some((Arc::new(inner.open_patterns(&path)?), Source::File(path))),
+            (None, Some(p)) => Some((Arc::new(own_patterns(p)), Source::Memory)),
+            (None, None) => None,
+        };
+        Ok(Database {
+            inner: Arc::new(inner),
+        })
+    }
+}
+
+fn own_table(table: Table<Vec<u8>>) -> Table<Bytes> {
+    Table::new(Bytes::Owned(table.into_inner())).expect("a table re-opens")
+}
+
+fn own_patterns(db: PatternDb<Vec<u8>>) -> PatternDb<Bytes> {
+    PatternDb::new(Bytes::Owned(db.into_inner())).expect("databases re-open")
+}
+
+impl Database {
+    /// A builder over the default data folder ([`store::default_data_dir`]).
+    ///
+    /// ```
+    /// let db = slidedb::Database::builder().build_missing_up_to(0).open().unwrap();
+    /// # let _ = db;
+    /// ```
+    pub fn builder() -> DatabaseBuilder {
+        DatabaseBuilder {
+            dir: None,
+            default_dir: true,
+            table_file: None,
+            patterns_file: None,
+            table: None,
+            patterns: None,
+            build_cells: DEFAULT_BUILD_CELLS,
+            check_bytes: DEFAULT_CHECK_BYTES,
+            on_event: None,
+        }
+    }
+
+    /// A builder with no data folder: tables are built in memory and never
+    /// saved; files and in-memory tables can still be named.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let found = db.solve(&"1 2 3 4 5 6 7 0 8".parse().unwrap(), &Board::solved(Shape::EIGHT));
+    /// assert_eq!(found.unwrap().distance(), Some(1));
+    /// ```
+    pub fn in_memory() -> DatabaseBuilder {
+        DatabaseBuilder {
+            default_dir: false,
+            ..Database::builder()
+        }
+    }
+
+    /// The database over `dir`, with the default settings.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = slidedb::Database::open(dir.path()).unwrap();
+    /// assert_eq!(db.data_dir(), Some(dir.path()));
+    /// ```
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Database, DatabaseError> {
+        Database::builder().data_dir(dir).open()
+    }
+
+    /// The data folder, if it has one.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Database::in_memory().open().unwrap().data_dir(), None);
+    /// ```
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.inner.dir.as_deref()
+    }
+
+    /// The table named to the builder, if any.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+    /// let db = Database::in_memory().table(table).open().unwrap();
+    /// assert_eq!(db.named_table().unwrap().states(), 360);
+    /// ```
+    pub fn named_table(&self) -> Option<&Table<Bytes>> {
+        self.inner.table_file.as_ref().map(|(t, _)| &**t)
+    }
+
+    /// The pattern databases named to the builder, if any.
+    ///
+    /// ```
+    /// assert!(slidedb::Database::in_memory().open().unwrap().named_patterns().is_none());
+    /// ```
+    pub fn named_patterns(&self) -> Option<&PatternDb<Bytes>> {
+        self.inner.patterns_file.as_ref().map(|(p, _)| &**p)
+    }
+
+    /// The goal boards of `shape` are answered toward when none is asked
+    /// for: the goal of the named table (or databases) when it is of that
+    /// shape, else the tiles in order with the blank last.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape, generate};
+    /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// let db = Database::in_memory().table(generate(&goal, |_| {}).unwrap()).open().unwrap();
+    /// assert_eq!(db.default_goal(Shape::EIGHT), goal);
+    /// assert_eq!(db.default_goal(Shape::new(2, 3).unwrap()).to_string(), "1 2 3 4 5 0");
+    /// ```
+    pub fn default_goal(&self, shape: Shape) -> Board {
+        let named = [
+            self.named_table().map(|t| *t.goal()),
+            self.named_patterns().map(|p| *p.goal()),
+        ];
+        named
+            .into_iter()
+            .flatten()
+            .find(|g| g.shape() == shape)
+            .unwrap_or_else(|| Board::solved(shape))
+    }
+
+    /// What answers boards toward `goal` by `method`, opening, building or
+    /// finding what it needs. An error means the table or databases it
+    /// needs cannot be had; a board is only checked when it is solved.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let engine = db.engine(&Board::solved(Shape::new(2, 3).unwrap()), Method::Exact).unwrap();
+    /// assert!(engine.is_lookup());
+    /// // Without a data folder, a 3x4 table cannot be found, and is too big to build here.
+    /// assert!(db.engine(&Board::solved(Shape::new(3, 4).unwrap()), Method::Exact).is_err());
+    /// ```
+    pub fn engine(&self, goal: &Board, method: Method) -> Result<Engine, DatabaseError> {
+        let class = GoalClass::of(goal);
+        let shape = goal.shape();
+        let kind = match method {
+            Method::Exact => {
+                let named = self.named_patterns().is_some_and(|p| p.shape() == shape);
+                if shape.cells() > MAX_TABLE_CELLS || named {
+                    match self.patterns(goal)? {
+                        Some(db) => EngineKind::Patterns {
+                            db,
+                            algorithm: Algorithm::IdaStar,
+                            solver: Arc::new(Solver::new(goal)),
+                        },
+                        None => {
+                            self.inner.report(&Event::NoPatterns {
+                                goal: *goal,
+                                dir: self.inner.dir.clone(),
+                            });
+                            EngineKind::Search {
+                                solver: Arc::new(Solver::new(goal)),
+                                algorithm: Algorithm::IdaStar,
+                                heuristic: Heuristic::Manhattan,
+                            }
+                        }
+                    }
+                } else {
+                    EngineKind::Table(self.table(goal)?)
+                }
+            }
+            Method::Search(algorithm, heuristic) => EngineKind::Search {
+                solver: Arc::new(Solver::new(goal)),
+                algorithm,
+                heuristic,
+            },
+            Method::PatternSearch(algorithm) => {
+                if !matches!(algorithm, Algorithm::AStar | Algorithm::IdaStar) {
+                    return Err(DatabaseError::Method { algorithm });
+                }
+                match self.patterns(goal)? {
+                    Some(db) => EngineKind::Patterns {
+                        db,
+                        algorithm,
+                        solver: Arc::new(Solver::new(goal)),
+                    },
+                    None => return Err(self.missing_patterns(goal)),
+                }
+            }
+        };
+        Ok(Engine { class, kind })
+    }
+
+    /// The exact answer for `board` toward `goal` ([`Method::Exact`]).
+    ///
+    /// ```
+    /// use slidedb::{Board, Database};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// let found = db.solve(&"7 2 4 5 0 6 8 3 1".parse().unwrap(), &goal).unwrap();
+    /// assert_eq!(found.distance(), Some(26));
+    /// ```
+    pub fn solve(&self, board: &Board, goal: &Board) -> Result<Solution, DatabaseError> {
+        Ok(self.engine(goal, Method::Exact)?.solve(board)?)
+    }
+
+    /// The full table that serves `goal`: the named one, one already open,
+    /// the class's file in the data folder (checked by what it holds), or,
+    /// for small boards, one built now and saved there.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let table = db.table(&Board::solved(Shape::EIGHT)).unwrap();
+    /// assert_eq!(table.layers().len(), 32);
+    /// ```
+    pub fn table(&self, goal: &Board) -> Result<ForGoal<Table<Bytes>>, DatabaseError> {
+        let class = GoalClass::of(goal);
+        let shape = goal.shape();
+        if let Some((table, source)) = &self.inner.table_file {
+            if !table.serves(goal) {
+                return Err(wrong_goal(source, Kind::FullTable, goal, table.goal()));
+            }
+            return Ok(ForGoal {
+                value: table.clone(),
+                class,
+                source: source.clone(),
+            });
+        }
+        if shape.cells() > MAX_TABLE_CELLS {
+            return Err(DatabaseError::TooBig { shape });
+        }
+        let mut cache = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(Some((table, source))) = cache.get(class.canonical()) {
+            return Ok(ForGoal {
+                value: table.clone(),
+                class,
+                source: source.clone(),
+            });
+        }
+        let (table, source) = self.inner.find_or_build_table(&class)?;
+        let table = Arc::new(table);
+        cache.insert(*class.canonical(), Some((table.clone(), source.clone())));
+        Ok(ForGoal {
+            value: table,
+            class,
+            source,
+        })
+    }
+
+    /// The pattern databases that serve `goal`: the named ones, or the
+    /// largest file of the goal's class in the data folder (checked by what
+    /// it holds); `None` if there are none.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Database::open(dir.path()).unwrap();
+    /// assert!(db.patterns(&Board::solved(Shape::new(4, 4).unwrap())).unwrap().is_none());
+    /// ```
+    pub fn patterns(
+        &self,
+        goal: &Board,
+    ) -> Result<Option<ForGoal<PatternDb<Bytes>>>, DatabaseError> {
+        let class = GoalClass::of(goal);
+        if let Some((db, source)) = &self.inner.patterns_file {
+            if !db.serves(goal) {
+                return Err(wrong_goal(source, Kind::PatternDatabases, goal, db.goal()));
+            }
+            return Ok(Some(ForGoal {
+                value: db.clone(),
+                class,
+                source: source.clone(),
+            }));
+        }
+        let mut cache = self
+            .inner
+            .patterns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let found = match cache.get(class.canonical()) {
+            Some(found) => found.clone(),
+            None => {
+                let found = match self.inner.find_patterns(class.canonical())? {
+                    Some(path) => {
+                        let db = self.inner.open_patterns(&path)?;
+                        if db.indexed_goal() != class.canonical() {
+                            return Err(wrong_goal(
+                                &Source::File(path),
+                                Kind::PatternDatabases,
+                                goal,
+                                db.goal(),
+                            ));
+                        }
+                        Some((Arc::new(db), Source::File(path)))
+                    }
+                    None => None,
+                };
+                cache.insert(*class.canonical(), found.clone());
+                found
+            }
+        };
+        Ok(found.map(|(value, source)| ForGoal {
+            value,
+            class,
+            source,
+        }))
+    }
+
+    /// The error for pattern databases that cannot be found for `goal`.
+    fn missing_patterns(&self, goal: &Board) -> DatabaseError {
+        match &self.inner.dir {
+            Some(dir) => DatabaseError::MissingPatterns {
+                goal: *goal,
+                dir: dir.clone(),
+            },
+            None => DatabaseError::NoDataDir,
+        }
+    }
+
+    /// Like [`patterns`](Database::patterns), but none is an error.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// assert!(db.require_patterns(&Board::solved(Shape::EIGHT)).is_err());
+    /// ```
+    pub fn require_patterns(
+        &self,
+        goal: &Board,
+    ) -> Result<ForGoal<PatternDb<Bytes>>, DatabaseError> {
+        self.patterns(goal)?
+            .ok_or_else(|| self.missing_patterns(goal))
+    }
+}
+
+fn wrong_goal(source: &Source, kind: Kind, asked: &Board, holds: &Board) -> DatabaseError {
+    let path = match source {
+        Source::File(path) => path.clone(),
+        other => PathBuf::from(other.to_string()),
+    };
+    DatabaseError::WrongGoal {
+        path,
+        kind,
+        asked: *asked,
+        holds: *holds,
+    }
+}
+
+impl Inner {
+    fn report(&self, event: &Event) {
+        if let Some(f) = &self.on_event {
+            f(event);
+        }
+    }
+
+    /// Maps and checks a table file (its body too, when small).
+    fn open_table(&self, path: &Path) -> Result<Table<Bytes>, DatabaseError> {
+        let file = |source| DatabaseError::File {
+            path: path.to_path_buf(),
+            source,
+        };
+        let table = Table::open_path(path).map_err(file)?;
+        if table.as_bytes().len() as u64 <= self.check_bytes {
+            table.verify().map_err(file)?;
+        }
+        self.report(&Event::Opened {
+            path: path.to_path_buf(),
+            kind: Kind::FullTable,
+        });
+        Ok(Table::new(Bytes::Mapped(table.into_inner())).expect("already checked"))
+    }
+
+    /// Maps and checks a pattern databases file (its body too, when small).
+    fn open_patterns(&self, path: &Path) -> Result<PatternDb<Bytes>, DatabaseError> {
+        let file = |source| DatabaseError::File {
+            path: path.to_path_buf(),
+            source,
+        };
+        let db = PatternDb::open_path(path).map_err(file)?;
+        if db.as_bytes().len() as u64 <= self.check_bytes {
+            db.verify().map_err(file)?;
+        }
+        self.report(&Event::Opened {
+            path: path.to_path_buf(),
+            kind: Kind::PatternDatabases,
+        });
+        Ok(PatternDb::new(Bytes::Mapped(db.into_inner())).expect("already checked"))
+    }
+
+    /// The class's table from the data folder, checked to be the class's;
+    /// built (and saved) if missing and small.
+    fn find_or_build_table(
+        &self,
+        class: &GoalClass,
+    ) -> Result<(Table<Bytes>, Source), DatabaseError> {
+        let goal = class.goal();
+        let shape = goal.shape();
+        let path = self
+            .dir
+            .as_ref()
+            .map(|d| d.join(store::default_file_name(class.canonical())));
+        if let Some(path) = &path
+            && path.exists()
+        {
+            let table = self.open_table(path)?;
+            if table.indexed_goal() != class.canonical() {
+                return Err(wrong_goal(
+                    &Source::File(path.clone()),
+                    Kind::FullTable,
+                    goal,
+                    table.goal(),
+                ));
+            }
+            return Ok((table, Source::File(path.clone())));
+        }
+        if shape.cells() > self.build_cells {
+            return Err(match path {
+                Some(path) => DatabaseError::MissingTable { goal: *goal, path },
+                None => DatabaseError::NoDataDir,
+            });
+        }
+        let start = Instant::now();
+        let table = generate(goal, |_| {})?;
+        self.report(&Event::Built {
+            goal: *goal,
+            elapsed: start.elapsed(),
+        });
+        let saved = path.and_then(|path| self.save(&path, table.as_bytes()).then_some(path));
+        Ok((own_table(table), Source::Built { saved }))
+    }
+
+    /// Saves a built table, creating the data folder if needed; reports
+    /// what happened and returns whether it was saved.
+    fn save(&self, path: &Path, bytes: &[u8]) -> bool {
+        let dir = path.parent().expect("a file in the data folder");
+        if !dir.exists() {
+            match std::fs::create_dir_all(dir) {
+                Ok(()) => self.report(&Event::CreatedDataDir {
+                    path: dir.to_path_buf(),
+                }),
+                Err(e) => {
+                    self.report(&Event::NotSaved {
+                        path: path.to_path_buf(),
+                        error: e.to_string(),
+                    });
+                    return false;
+                }
+            }
+        }
+        match store::write_atomic(path, bytes, false) {
+            // Another process saved the same table meanwhile: as good.
+            Ok(()) => {
+                self.report(&Event::Saved {
+                    path: path.to_path_buf(),
+                });
+                true
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => true,
+            Err(e) => {
+                self.report(&Event::NotSaved {
+                    path: path.to_path_buf(),
+                    error: e.to_string(),
+                });
+                false
+            }
+        }
+    }
+
+    /// The largest pattern databases file whose name is of `indexed`'s
+    /// class in the data folder.
+    fn find_patterns(&self, indexed: &Board) -> Result<Option<PathBuf>, DatabaseError> {
+        let Some(dir) = &self.dir else {
+            return Ok(None);
+        };
+        let prefix = store::pattern_file_prefix(indexed);
+        let suffix = format!(".{}", store::EXTENSION);
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(DatabaseError::DataDir {
+                    path: dir.clone(),
+                    source,
+                });
+            }
+        };
+        let mut best: Option<(u64, PathBuf)> = None;
+        for entry in entries.flatten() {
+            let file = entry.file_name();
+            let Some(file) = file.to_str() else { continue };
+            if file.starts_with(&prefix) && file.ends_with(&suffix) {
+                let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+                if best.as_ref().is_none_or(|(s, _)| size > *s) {
+                    best = Some((size, entry.path()));
+                }
+            }
+        }
+        Ok(best.map(|(_, path)| path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync + Clone>() {}
+
+    #[test]
+    fn database_and_engines_are_shared_across_threads() {
+        assert_send_sync::<Database>();
+        assert_send_sync::<Engine>();
+        assert_send_sync::<ForGoal<Table<Bytes>>>();
+    }
+}

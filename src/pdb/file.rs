@@ -1,0 +1,131 @@
+//! Pattern databases' own bytes within the shared frame
+//! ([`crate::format`]): kind 2, entry encoding 2, their metadata, and the
+//! checks that it agrees with itself and with the body.
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::{self, Frame, Kind, TableError};
+use crate::rank::placement_count;
+use crate::symmetry::GoalClass;
+use crate::table::file::{board_of, class_of};
+
+use super::Partition;
+
+/// Entry encoding 2: one byte an entry, the value itself.
+pub const ENCODING_BYTE: u16 = 2;
+
+/// What a pattern databases file's metadata section holds (bincode 2,
+/// standard configuration); `FORMAT.md` lists the fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Metadata {
+    /// The program that wrote the file.
+    pub generator: String,
+    /// The goal's rows.
+    pub rows: u8,
+    /// The goal's columns.
+    pub cols: u8,
+    /// The goal the databases were built for, cells in reading order.
+    pub goal: Vec<u8>,
+    /// The indexed goal's rows (the canonical goal of the goal's class).
+    pub indexed_rows: u8,
+    /// Its columns.
+    pub indexed_cols: u8,
+    /// The goal the body is laid out by, cells in reading order.
+    pub indexed_goal: Vec<u8>,
+    /// The groups of tiles, named as in the indexed goal, each ascending;
+    /// the body holds their entries in this order.
+    pub groups: Vec<Vec<u8>>,
+    /// `layers[g][d]`: placements of group `g` whose entry is `d`.
+    pub layers: Vec<Vec<u64>>,
+}
+
+/// Pattern databases' bytes, checked.
+pub(crate) struct Layout {
+    pub metadata: Metadata,
+    pub class: GoalClass,
+    /// The groups, named as in the indexed goal.
+    pub partition: Partition,
+    pub body: std::ops::Range<usize>,
+    pub body_crc: u32,
+}
+
+/// Lays out a whole pattern databases file.
+pub(crate) fn write(metadata: &Metadata, body: &[u8]) -> Vec<u8> {
+    format::write(Kind::PatternDatabases, ENCODING_BYTE, metadata, body)
+}
+
+/// Checks pattern databases' bytes in time independent of the body's
+/// size: the frame, then the metadata (the groups partition the tiles; the
+/// body holds exactly their entries).
+pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
+    let Frame {
+        metadata: m,
+        body,
+        body_crc,
+    } = format::read::<Metadata>(bytes, Kind::PatternDatabases, ENCODING_BYTE)?;
+    let goal = board_of(m.rows, m.cols, &m.goal, "goal")?;
+    let indexed = board_of(
+        m.indexed_rows,
+        m.indexed_cols,
+        &m.indexed_goal,
+        "indexed goal",
+    )?;
+    let class = class_of(&goal, &indexed)?;
+    let shape = indexed.shape();
+    // The body is laid out by the groups as written: they must already be
+    // in the order the partition would put them in.
+    if let Some(g) = m.groups.iter().find(|g| g.windows(2).any(|w| w[0] >= w[1])) {
+        return Err(TableError::metadata(format!(
+            "group {g:?} is not ascending"
+        )));
+    }
+    let partition = Partition::new(shape, m.groups.clone())
+        .map_err(|e| TableError::metadata(format!("groups: {e}")))?;
+    if m.layers.len() != m.groups.len() {
+        return Err(TableError::metadata(format!(
+            "{} groups but {} lists of layers",
+            m.groups.len(),
+            m.layers.len()
+        )));
+    }
+    let mut total = 0u64;
+    for (group, layers) in m.groups.iter().zip(&m.layers) {
+        // At most 16 cells and 8 tiles a group (checked above): no overflow.
+        let entries = placement_count(shape.cells(), group.len());
+        // One-byte entries: at most 256 values.
+        if layers.len() > 256 {
+            return Err(TableError::metadata(format!(
+                "group {group:?}: {} layer counts, but entries are bytes (at most 256)",
+                layers.len()
+            )));
+        }
+        if layers.first() != Some(&1) {
+            return Err(TableError::metadata(format!(
+                "group {group:?}: the layer counts do not start with 1 (the goal's placement)"
+            )));
+        }
+        let sum = layers
+            .iter()
+            .try_fold(0u64, |acc, &c| acc.checked_add(c))
+            .ok_or_else(|| TableError::metadata("layer counts overflow"))?;
+        if sum != entries {
+            return Err(TableError::metadata(format!(
+                "group {group:?}: layer counts add up to {sum}, not {entries}"
+            )));
+        }
+        total += entries;
+    }
+    if body.len() as u64 != total {
+        return Err(TableError::layout(format!(
+            "body of {} bytes, but the groups have {total} entries",
+            body.len()
+        )));
+    }
+    Ok(Layout {
+        metadata: m,
+        class,
+        partition,
+        body,
+        body_crc,
+    })
+}

@@ -1,0 +1,176 @@
+//! A full table's own bytes within the shared frame ([`crate::format`]):
+//! kind 1, entry encoding 1, its metadata, and the checks that the
+//! metadata agrees with itself and with the body.
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Shape};
+use crate::format::{self, Frame, Kind, TableError};
+use crate::symmetry::GoalClass;
+
+use super::MAX_TABLE_CELLS;
+
+/// Entry encoding 1: 2 bits an entry, the distance mod 3, four a byte,
+/// entry `i` in bits `2·(i mod 4)` of byte `i / 4`; `3` marks no state.
+pub const ENCODING_MOD3: u16 = 1;
+/// The most hardest states the metadata lists.
+pub const MAX_HARDEST: usize = 1000;
+
+/// What a full table's metadata section holds (bincode 2, standard
+/// configuration); `FORMAT.md` lists the fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Metadata {
+    /// The program that wrote the table, such as `slidedb 0.1.0`.
+    pub generator: String,
+    /// The goal's rows.
+    pub rows: u8,
+    /// The goal's columns.
+    pub cols: u8,
+    /// The goal the table was built for and answers toward: its cells in
+    /// reading order, 0 for the blank.
+    pub goal: Vec<u8>,
+    /// The rows of the indexed goal (the goal's class's canonical goal).
+    pub indexed_rows: u8,
+    /// Its columns.
+    pub indexed_cols: u8,
+    /// The goal the body's index is laid out by: the canonical goal of the
+    /// goal's class, cells in reading order.
+    pub indexed_goal: Vec<u8>,
+    /// The number of entries: cells! / 2.
+    pub states: u64,
+    /// `layers[d]`: how many states are `d` moves from the goal.
+    pub layers: Vec<u64>,
+    /// The greatest distance: `layers.len() - 1`.
+    pub max_distance: u32,
+    /// States at the greatest distance (at most [`MAX_HARDEST`]), as boards
+    /// toward the indexed goal, in index order.
+    pub hardest: Vec<Vec<u8>>,
+}
+
+/// A full table's bytes, checked: its metadata, its goal's class, and
+/// where its body lies.
+pub(crate) struct Layout {
+    pub metadata: Metadata,
+    pub class: GoalClass,
+    pub body: std::ops::Range<usize>,
+    pub body_crc: u32,
+}
+
+/// Bytes of body for `states` 2-bit entries.
+pub(crate) fn body_len(states: u64) -> u64 {
+    states.div_ceil(4)
+}
+
+/// Lays out a whole table file.
+pub(crate) fn write(metadata: &Metadata, body: &[u8]) -> Vec<u8> {
+    format::write(Kind::FullTable, ENCODING_MOD3, metadata, body)
+}
+
+/// Checks a table's bytes in time independent of the body's size: the
+/// frame, then the metadata against itself and the body's length.
+pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
+    let Frame {
+        metadata,
+        body,
+        body_crc,
+    } = format::read::<Metadata>(bytes, Kind::FullTable, ENCODING_MOD3)?;
+    let class = check(&metadata, body.len() as u64)?;
+    Ok(Layout {
+        metadata,
+        class,
+        body,
+        body_crc,
+    })
+}
+
+/// The board of `rows` × `cols` with `cells`, or a metadata error naming
+/// `what`.
+pub(crate) fn board_of(rows: u8, cols: u8, cells: &[u8], what: &str) -> Result<Board, TableError> {
+    let shape = Shape::new(rows as usize, cols as usize)
+        .map_err(|e| TableError::metadata(format!("{what}: size: {e}")))?;
+    Board::from_tiles(shape, cells).map_err(|e| TableError::metadata(format!("{what}: {e}")))
+}
+
+/// The class of `goal`, checked to have `indexed` as its canonical goal.
+pub(crate) fn class_of(goal: &Board, indexed: &Board) -> Result<GoalClass, TableError> {
+    let class = GoalClass::of(goal);
+    if class.canonical() != indexed {
+        return Err(TableError::metadata(format!(
+            "the indexed goal {indexed} ({}) is not the canonical goal {} of goal {goal}",
+            indexed.shape(),
+            class.canonical()
+        )));
+    }
+    Ok(class)
+}
+
+/// The metadata agrees with itself and with the body's length; returns the
+/// goal's class.
+fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, TableError> {
+    let goal = board_of(m.rows, m.cols, &m.goal, "goal")?;
+    let shape = goal.shape();
+    // No slidedb writes a larger full table (their bodies would be 10 GB
+    // and up): such a file, sparse and costing nothing on disk, must not
+    // open as if it were one.
+    if shape.cells() > MAX_TABLE_CELLS {
+        return Err(TableError::metadata(format!(
+            "size {shape}: full tables go up to {MAX_TABLE_CELLS} cells"
+        )));
+    }
+    let indexed = board_of(
+        m.indexed_rows,
+        m.indexed_cols,
+        &m.indexed_goal,
+        "indexed goal",
+    )?;
+    let class = class_of(&goal, &indexed)?;
+    if m.states != shape.states() {
+        return Err(TableError::metadata(format!(
+            "{} states, but a {shape} board has {}",
+            m.states,
+            shape.states()
+        )));
+    }
+    if body_bytes != body_len(m.states) {
+        return Err(TableError::layout(format!(
+            "body of {body_bytes} bytes, but {} states need {}",
+            m.states,
+            body_len(m.states)
+        )));
+    }
+    let sum = m
+        .layers
+        .iter()
+        .try_fold(0u64, |acc, &c| acc.checked_add(c))
+        .ok_or_else(|| TableError::metadata("layer counts overflow"))?;
+    if sum != m.states || m.layers.first() != Some(&1) || m.layers.contains(&0) {
+        return Err(TableError::metadata(format!(
+            "layer counts add up to {sum}, not {} (or a layer is empty)",
+            m.states
+        )));
+    }
+    if m.max_distance as usize + 1 != m.layers.len() {
+        return Err(TableError::metadata(format!(
+            "max distance {} but {} layers",
+            m.max_distance,
+            m.layers.len()
+        )));
+    }
+    let last = *m.layers.last().expect("layers checked non-empty");
+    if m.hardest.is_empty() || m.hardest.len() as u64 > last || m.hardest.len() > MAX_HARDEST {
+        return Err(TableError::metadata(format!(
+            "{} hardest states listed, for a last layer of {last}",
+            m.hardest.len()
+        )));
+    }
+    for h in &m.hardest {
+        let board = Board::from_tiles(indexed.shape(), h)
+            .map_err(|e| TableError::metadata(format!("hardest state: {e}")))?;
+        if !board.can_reach(&indexed) {
+            return Err(TableError::metadata(
+                "a hardest state cannot reach the goal",
+            ));
+        }
+    }
+    Ok(class)
+}

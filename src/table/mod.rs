@@ -1,0 +1,506 @@
+//! The full distance table: built once by [`generate()`], then queried from
+//! any bytes — a `Vec`, an embedded slice or a memory map.
+//!
+//! A table is built for one goal and answers toward it. Its body is laid
+//! out by the canonical goal of that goal's class (see
+//! [`GoalClass`]), so one table serves, and one file in a data folder
+//! holds, every goal of the class: [`Table::solve_toward_into`] answers
+//! toward any of them.
+
+pub(crate) mod file;
+mod generate;
+
+use std::path::Path;
+
+pub use file::{ENCODING_MOD3, MAX_HARDEST};
+pub use generate::{GenerateError, Layer, generate};
+
+use crate::board::{Adjacency, Board, Move, Shape};
+use crate::format::TableError;
+use crate::rank::{Index, Indexer};
+use crate::solution::{Solution, SolveError, check_shape};
+use crate::store::map_file;
+use crate::symmetry::GoalClass;
+
+/// The most cells a full table is built for (3×4: 239,500,800 states).
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// A distance table over every board that can reach one goal: for each
+/// [`Index`], the board's distance to the goal mod 3, in 2 bits.
+///
+/// Neighbouring boards differ in distance by exactly one, so the residue
+/// tells which neighbour is one move closer, and the greedy descent from any
+/// board is an optimal solution.
+///
+/// `Table` is generic over its bytes: [`generate()`] builds a
+/// `Table<Vec<u8>>`, and [`Table::open_path`] memory-maps a file.
+///
+/// ```
+/// use slidedb::{Board, Shape, generate, moves_to_string};
+/// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+/// let table = generate(&goal, |_| {}).unwrap();
+/// assert_eq!(table.goal(), &goal); // it answers toward the goal it was built for
+/// let board = Board::parse("7 2 4 5 0 6 8 3 1", None).unwrap();
+/// let moves = table.solve(&board).unwrap().moves.expect("solvable");
+/// assert_eq!(moves.len(), 26);
+/// assert_eq!(board.apply_all(&moves), Some(goal));
+/// ```
+pub struct Table<D> {
+    data: D,
+    metadata: file::Metadata,
+    class: GoalClass,
+    indexer: Indexer,
+    adjacency: Adjacency,
+    body: std::ops::Range<usize>,
+    body_crc: u32,
+}
+
+impl<D> std::fmt::Debug for Table<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("goal", &self.class.goal().to_string())
+            .field("indexed_goal", &self.class.canonical().to_string())
+            .field("states", &self.metadata.states)
+            .field("max_distance", &self.metadata.max_distance)
+            .field("generator", &self.metadata.generator)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D: AsRef<[u8]>> Table<D> {
+    /// Opens a table from its bytes, checking everything but the body's
+    /// checksum (magic, version, layout, metadata) in time independent of
+    /// the body's size. Call [`verify`](Table::verify) to check the body.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, Table, generate};
+    /// let built = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+    /// let copy = Table::new(built.as_bytes().to_vec()).unwrap();
+    /// assert_eq!(copy.layers(), built.layers());
+    /// assert!(Table::new(&b"not a table"[..]).is_err());
+    /// ```
+    pub fn new(data: D) -> Result<Table<D>, TableError> {
+        let layout = file::read(data.as_ref())?;
+        let indexed = *layout.class.canonical();
+        Ok(Table {
+            indexer: Indexer::new(&indexed),
+            adjacency: Adjacency::new(indexed.shape()),
+            class: layout.class,
+            metadata: layout.metadata,
+            body: layout.body,
+            body_crc: layout.body_crc,
+            data,
+        })
+    }
+
+    /// Checks the body's checksum: O(body). [`Table::new`] does not.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, Table, generate};
+    /// let built = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+    /// let mut bytes = built.as_bytes().to_vec();
+    /// *bytes.last_mut().unwrap() ^= 1;
+    /// let damaged = Table::new(bytes).unwrap();
+    /// assert!(damaged.verify().is_err());
+    /// ```
+    pub fn verify(&self) -> Result<(), TableError> {
+        crate::format::check_body(self.body_bytes(), self.body_crc)
+    }
+
+    /// The bytes the table was opened from.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::new(2, 2).unwrap()), |_| {}).unwrap();
+    /// let len = table.as_bytes().len();
+    /// assert_eq!(table.into_inner().len(), len);
+    /// ```
+    pub fn into_inner(self) -> D {
+        self.data
+    }
+
+    /// The whole table as bytes: exactly the file's contents.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::new(2, 2).unwrap()), |_| {}).unwrap();
+    /// assert!(table.as_bytes().starts_with(b"SLIDEDB\0"));
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        self.data.as_ref()
+    }
+
+    /// The body: the entries.
+    pub(crate) fn body_bytes(&self) -> &[u8] {
+        &self.data.as_ref()[self.body.clone()]
+    }
+
+    /// The board size: the goal's.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let tall = Shape::new(3, 2).unwrap();
+    /// assert_eq!(generate(&Board::solved(tall), |_| {}).unwrap().shape(), tall);
+    /// ```
+    pub fn shape(&self) -> Shape {
+        self.class.goal().shape()
+    }
+
+    /// The goal the table was built for: [`solve`](Table::solve) answers
+    /// toward it.
+    ///
+    /// ```
+    /// use slidedb::{Board, generate};
+    /// let goal: Board = "1 2 3 4 0 5 6 7 8".parse().unwrap();
+    /// assert_eq!(generate(&goal, |_| {}).unwrap().goal(), &goal);
+    /// ```
+    pub fn goal(&self) -> &Board {
+        self.class.goal()
+    }
+
+    /// The goal the body is laid out by: the canonical goal of the goal's
+    /// class. [`indexer`](Table::indexer) and [`residue`](Table::residue)
+    /// speak of boards toward it.
+    ///
+    /// ```
+    /// use slidedb::{Board, generate};
+    /// let table = generate(&"0 1 2 3 4 5 6 7 8".parse().unwrap(), |_| {}).unwrap();
+    /// assert_eq!(table.indexed_goal().to_string(), "1 2 3 4 5 6 7 8 0");
+    /// ```
+    pub fn indexed_goal(&self) -> &Board {
+        self.class.canonical()
+    }
+
+    /// How the goal maps onto the indexed goal.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// assert!(table.class().is_canonical());
+    /// ```
+    pub fn class(&self) -> &GoalClass {
+        &self.class
+    }
+
+    /// Whether the table can answer toward `goal`: whether `goal` is of
+    /// the table's class.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// assert!(table.serves(&"0 1 2 3 4 5 6 7 8".parse().unwrap())); // another corner
+    /// assert!(!table.serves(&"1 2 3 4 0 5 6 7 8".parse().unwrap())); // the centre
+    /// ```
+    pub fn serves(&self, goal: &Board) -> bool {
+        GoalClass::of(goal).canonical() == self.class.canonical()
+    }
+
+    /// The number of states: cells! / 2.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// assert_eq!(generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap().states(), 181_440);
+    /// ```
+    pub fn states(&self) -> u64 {
+        self.metadata.states
+    }
+
+    /// `layers()[d]`: how many states lie `d` moves from the goal (the same
+    /// for every goal of the class).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// assert_eq!(table.layers()[..3], [1, 2, 4]);
+    /// ```
+    pub fn layers(&self) -> &[u64] {
+        &self.metadata.layers
+    }
+
+    /// The greatest distance of any state (God's number for this goal).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// assert_eq!(generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap().max_distance(), 31);
+    /// ```
+    pub fn max_distance(&self) -> u32 {
+        self.metadata.max_distance
+    }
+
+    /// The mean distance over all states.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let mean = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap().mean_distance();
+    /// assert!((mean - 21.97).abs() < 0.01);
+    /// ```
+    pub fn mean_distance(&self) -> f64 {
+        let total: f64 = self
+            .layers()
+            .iter()
+            .enumerate()
+            .map(|(d, &c)| d as f64 * c as f64)
+            .sum();
+        total / self.states() as f64
+    }
+
+    /// States at the greatest distance (at most 1000 of them), as boards
+    /// toward the goal, in the order of their index.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let hardest = table.hardest();
+    /// assert_eq!(hardest.len(), 2);
+    /// assert_eq!(table.distance(&hardest[0]), Ok(Some(31)));
+    /// ```
+    pub fn hardest(&self) -> Vec<Board> {
+        let indexed = self.indexed_goal().shape();
+        self.metadata
+            .hardest
+            .iter()
+            .map(|cells| {
+                let b = Board::from_tiles(indexed, cells).expect("checked on open");
+                self.class.from_canonical(&b)
+            })
+            .collect()
+    }
+
+    /// The program that generated the table, such as `slidedb 0.1.0`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::new(2, 2).unwrap()), |_| {}).unwrap();
+    /// assert!(table.generator().starts_with("slidedb "));
+    /// ```
+    pub fn generator(&self) -> &str {
+        &self.metadata.generator
+    }
+
+    /// The index the body is laid out by: of the boards toward the
+    /// [indexed goal](Table::indexed_goal).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// assert_eq!(table.indexer().len(), table.states());
+    /// ```
+    pub fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+
+    /// The distance mod 3 stored for `index` (3 for an index past the
+    /// end): the entry of the board toward the indexed goal that
+    /// [`indexer`](Table::indexer) ranks there.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let at_goal = table.indexer().rank(table.indexed_goal()).unwrap();
+    /// assert_eq!(table.residue(at_goal), 0);
+    /// ```
+    #[inline]
+    pub fn residue(&self, index: Index) -> u8 {
+        match self.body_bytes().get((index.0 / 4) as usize) {
+            Some(byte) => (byte >> (2 * (index.0 % 4))) & 3,
+            None => 3,
+        }
+    }
+
+    /// An optimal solution: the blank's moves from `board` to the goal
+    /// (`moves: None` if the board cannot reach the goal).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let solved = table.solve(table.goal()).unwrap();
+    /// assert_eq!(solved.moves, Some(vec![]));
+    /// let swapped: Board = "2 1 3 4 5 6 7 8 0".parse().unwrap();
+    /// assert!(!table.solve(&swapped).unwrap().is_solvable());
+    /// ```
+    pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        let mut moves = Vec::with_capacity(self.max_distance() as usize);
+        let solvable = self.solve_into(board, &mut moves)?;
+        Ok(Solution {
+            moves: solvable.then_some(moves),
+            stats: None,
+        })
+    }
+
+    /// Like [`solve`](Table::solve), but appends the moves to `moves` (no
+    /// allocation once it has grown) and returns whether the board is
+    /// solvable. On an error `moves` is left as it was.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let mut moves = Vec::new();
+    /// let board: Board = "1 2 3 4 5 6 7 0 8".parse().unwrap();
+    /// assert_eq!(table.solve_into(&board, &mut moves), Ok(true));
+    /// assert_eq!(moves, [slidedb::Move::Right]);
+    /// ```
+    pub fn solve_into(&self, board: &Board, moves: &mut Vec<Move>) -> Result<bool, SolveError> {
+        check_shape(self.shape(), board.shape())?;
+        if self.class.is_canonical() {
+            return self.descend_into(board, moves);
+        }
+        self.solve_toward_into(&self.class, board, moves)
+    }
+
+    /// Like [`solve_into`](Table::solve_into), toward another goal of the
+    /// table's class: `class` is that goal's ([`GoalClass::of`]).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// let board: Board = "1 0 2 3 4 5 6 7 8".parse().unwrap();
+    /// let mut moves = Vec::new();
+    /// assert_eq!(table.solve_toward_into(&toward, &board, &mut moves), Ok(true));
+    /// assert_eq!(moves, [slidedb::Move::Left]);
+    /// let centre = GoalClass::of(&"1 2 3 4 0 5 6 7 8".parse().unwrap());
+    /// assert!(table.solve_toward_into(&centre, &board, &mut moves).is_err());
+    /// ```
+    pub fn solve_toward_into(
+        &self,
+        class: &GoalClass,
+        board: &Board,
+        moves: &mut Vec<Move>,
+    ) -> Result<bool, SolveError> {
+        if class.canonical() != self.class.canonical() {
+            return Err(SolveError::OtherClass {
+                goal: class.goal().to_string(),
+                served: self.goal().to_string(),
+            });
+        }
+        check_shape(class.goal().shape(), board.shape())?;
+        let start = moves.len();
+        let solvable = self.descend_into(&class.to_canonical(board), moves)?;
+        class.moves_back(&mut moves[start..]);
+        Ok(solvable)
+    }
+
+    /// The greedy descent from `board`, a board toward the indexed goal:
+    /// appends the moves, or leaves `moves` as it was on an error.
+    fn descend_into(&self, board: &Board, moves: &mut Vec<Move>) -> Result<bool, SolveError> {
+        let goal = self.class.canonical();
+        if !board.can_reach(goal) {
+            return Ok(false);
+        }
+        let start = moves.len();
+        let damaged = |moves: &mut Vec<Move>, at: &Board, why: &'static str| {
+            moves.truncate(start);
+            Err(SolveError::Damaged {
+                board: at.to_string(),
+                why,
+            })
+        };
+        let per_blank = self.indexer.per_blank();
+        let mut here = *board;
+        let mut index = self.indexer.rank_unchecked(&here);
+        let mut residue = self.residue(index);
+        let mut came_by: Option<Move> = None;
+        while here != *goal {
+            if residue > 2 {
+                return damaged(moves, &here, "its entry holds no distance");
+            }
+            if moves.len() - start >= self.max_distance() as usize {
+                return damaged(
+                    moves,
+                    &here,
+                    "the path grew longer than the greatest distance",
+                );
+            }
+            let closer = (residue + 2) % 3;
+            let step = self
+                .adjacency
+                .from(here.blank())
+                .iter()
+                .find_map(|&(mv, target)| {
+                    if came_by == Some(mv.inverse()) {
+                        return None; // that neighbour is one farther
+                    }
+                    let next = here.slide_from(target as usize);
+                    let next_index = match mv {
+                        Move::Left => Index(index.0 - per_blank),
+                        Move::Right => Index(index.0 + per_blank),
+                        Move::Up | Move::Down => self.indexer.rank_unchecked(&next),
+                    };
+                    (self.residue(next_index) == closer).then_some((mv, next, next_index))
+                });
+            let Some((mv, next, next_index)) = step else {
+                return damaged(moves, &here, "no move leads one closer");
+            };
+            moves.push(mv);
+            here = next;
+            index = next_index;
+            residue = closer;
+            came_by = Some(mv);
+        }
+        Ok(true)
+    }
+
+    /// The distance from `board` to the goal, or `None` if it cannot reach
+    /// it: the length of the greedy descent, O(distance).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let hardest: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+    /// assert_eq!(table.distance(&hardest), Ok(Some(31)));
+    /// ```
+    pub fn distance(&self, board: &Board) -> Result<Option<u32>, SolveError> {
+        let mut moves = Vec::with_capacity(self.max_distance() as usize);
+        Ok(self
+            .solve_into(board, &mut moves)?
+            .then_some(moves.len() as u32))
+    }
+}
+
+impl Table<memmap2::Mmap> {
+    /// Memory-maps a table file and opens it with [`Table::new`] (the body
+    /// checksum is not checked; see [`Table::verify`]). What a map reads if
+    /// the file is changed under it is said at [`map_file`].
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, Table, generate, write_atomic};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("2x3.slidedb");
+    /// let built = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+    /// write_atomic(&path, built.as_bytes(), false).unwrap();
+    /// let mapped = Table::open_path(&path).unwrap();
+    /// assert_eq!(mapped.max_distance(), 21);
+    /// ```
+    pub fn open_path(path: &Path) -> Result<Table<memmap2::Mmap>, TableError> {
+        Table::new(map_file(path)?)
+    }
+}
+
+/// Builds the table bytes from a finished search toward `class`'s
+/// canonical goal; the table answers toward `class`'s goal.
+pub(crate) fn assemble(
+    class: &GoalClass,
+    layers: Vec<u64>,
+    hardest: &[Board],
+    body: &[u8],
+) -> Table<Vec<u8>> {
+    let (goal, indexed) = (class.goal(), class.canonical());
+    let metadata = file::Metadata {
+        generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
+        rows: goal.shape().rows() as u8,
+        cols: goal.shape().cols() as u8,
+        goal: goal.tiles().collect(),
+        indexed_rows: indexed.shape().rows() as u8,
+        indexed_cols: indexed.shape().cols() as u8,
+        indexed_goal: indexed.tiles().collect(),
+        states: goal.shape().states(),
+        max_distance: layers.len() as u32 - 1,
+        layers,
+        hardest: hardest
+            .iter()
+            .take(MAX_HARDEST)
+            .map(|b| b.tiles().collect())
+            .collect(),
+    };
+    Table::new(file::write(&metadata, body)).expect("a generated table is valid")
+}
