@@ -13,6 +13,7 @@ pub const MAX_CELLS: usize = 16;
 
 /// Why a board, a goal or a size could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BoardError {
     /// The text held no cells at all.
     #[error("the board is empty")]

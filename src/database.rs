@@ -52,8 +52,18 @@ pub const DEFAULT_CHECK_BYTES: u64 = 4 << 20;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DatabaseError {
-    /// A file could not be read or is damaged.
-    #[error("{}: {source}", path.display())]
+    /// A file could not be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
+    /// A file is not a usable table or databases file (damaged, another
+    /// kind, another format version).
+    #[error("{}", path.display())]
     File {
         /// The file.
         path: PathBuf,
@@ -992,6 +1002,17 @@ impl Database {
     }
 }
 
+/// What a file that could not be opened is: unreadable, or unusable.
+fn file_error(path: &Path, e: TableError) -> DatabaseError {
+    match e {
+        TableError::Io { path, source } => DatabaseError::Read { path, source },
+        source => DatabaseError::File {
+            path: path.to_path_buf(),
+            source,
+        },
+    }
+}
+
 fn wrong_goal(source: &Source, kind: Kind, asked: &Board, holds: &Board) -> DatabaseError {
     let path = match source {
         Source::File(path) => path.clone(),
@@ -1014,10 +1035,7 @@ impl Inner {
 
     /// Maps and checks a table file (its body too, when small).
     fn open_table(&self, path: &Path) -> Result<Table<Bytes>, DatabaseError> {
-        let file = |source| DatabaseError::File {
-            path: path.to_path_buf(),
-            source,
-        };
+        let file = |e| file_error(path, e);
         let table = Table::open_path(path).map_err(file)?;
         if table.as_bytes().len() as u64 <= self.check_bytes {
             table.verify().map_err(file)?;
@@ -1031,10 +1049,7 @@ impl Inner {
 
     /// Maps and checks a pattern databases file (its body too, when small).
     fn open_patterns(&self, path: &Path) -> Result<PatternDb<Bytes>, DatabaseError> {
-        let file = |source| DatabaseError::File {
-            path: path.to_path_buf(),
-            source,
-        };
+        let file = |e| file_error(path, e);
         let db = PatternDb::open_path(path).map_err(file)?;
         if db.as_bytes().len() as u64 <= self.check_bytes {
             db.verify().map_err(file)?;

@@ -73,7 +73,7 @@
 //!   (`table`, `solver`).
 //! - [`database`]: the engine over a data folder (everything).
 
-#![warn(missing_docs)]
+#![warn(missing_docs, missing_debug_implementations)]
 
 pub mod board;
 pub mod database;

@@ -40,7 +40,7 @@ pub struct Outcome<N> {
 /// A fast hash for small keys (the multiply-rotate hash of Firefox and
 /// rustc): boards are a few machine words, and SipHash's resistance to
 /// flooding buys nothing for a search's own states.
-#[derive(Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy)]
 pub struct WordHasher(u64);
 
 impl Hasher for WordHasher {

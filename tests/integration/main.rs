@@ -9,15 +9,23 @@ mod common;
 
 mod astar;
 mod bfs;
+// These run the built binaries, which need the `cli` feature (default).
+#[cfg(feature = "cli")]
 mod cli;
 mod dfs;
 mod distributions;
+#[cfg(feature = "cli")]
 mod durability;
+#[cfg(feature = "cli")]
+mod exe;
 mod fuzz_regressions;
+#[cfg(feature = "cli")]
+mod goals;
 mod idastar;
 mod iddfs;
 mod pdb;
 mod solve;
 mod symmetry;
 mod table_format;
+#[cfg(feature = "cli")]
 mod verify;

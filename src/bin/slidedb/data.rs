@@ -9,9 +9,10 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args as ClapArgs;
 use slidedb::format::Kind;
 use slidedb::pdb::PatternDb;
-use slidedb::store::Bytes;
+use slidedb::store::{Bytes, pattern_file_prefix};
+use slidedb::symmetry::GoalClass;
 use slidedb::{
-    Board, Database, DatabaseError, Engine, Event, ForGoal, Method, Shape, Table, TableError,
+    Board, Database, DatabaseError, Engine, Event, ForGoal, Method, Shape, Table, default_file_name,
 };
 
 #[derive(ClapArgs)]
@@ -240,33 +241,53 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
             "build them with slidedb-gen --size {shape} --pdb {}",
             suggested_sizes(*shape)
         )),
-        DatabaseError::WrongGoal { asked, kind, .. } => {
+        DatabaseError::WrongGoal {
+            asked, kind, path, ..
+        } => {
             let pdb = match kind {
                 Kind::FullTable => String::new(),
                 _ => format!(" --pdb {}", suggested_sizes(asked.shape())),
             };
+            // A wrong file under the class's own name in the data folder
+            // is what the build replaces.
+            let canonical = *GoalClass::of(asked).canonical();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let force = if name == default_file_name(&canonical)
+                || name.starts_with(&pattern_file_prefix(&canonical))
+            {
+                " --force"
+            } else {
+                ""
+            };
             Some(format!(
                 "with\n    {}",
-                gen_table(asked, &format!("{data}{pdb}"))
+                gen_table(asked, &format!("{data}{pdb}{force}"))
             ))
         }
-        DatabaseError::File { path, source } if !matches!(source, TableError::Io { .. }) => {
-            Some(match goal {
-                Some(goal) if goal.shape().cells() <= slidedb::MAX_TABLE_CELLS => format!(
-                    "with\n    {}",
-                    gen_table(goal, &format!(" --out {} --force", path.display()))
-                ),
-                _ => format!(
-                    "with slidedb-gen --out {} --force (and the --size, --goal and --pdb it was built with)",
-                    path.display()
-                ),
-            })
-        }
+        DatabaseError::File { path, .. } => Some(match goal {
+            Some(goal) if goal.shape().cells() <= slidedb::MAX_TABLE_CELLS => format!(
+                "with\n    {}",
+                gen_table(goal, &format!(" --out {} --force", path.display()))
+            ),
+            _ => format!(
+                "with slidedb-gen --out {} --force (and the --size, --goal and --pdb it was built with)",
+                path.display()
+            ),
+        }),
         DatabaseError::NoDataDir => Some("with --data DIR".to_string()),
         _ => None,
     };
     match hint {
-        Some(hint) => anyhow!("{e}, {hint}"),
+        Some(hint) => {
+            // The whole chain, then the command.
+            let mut message = e.to_string();
+            let mut cause = std::error::Error::source(&e);
+            while let Some(c) = cause {
+                message.push_str(&format!(": {c}"));
+                cause = c.source();
+            }
+            anyhow!("{message}, {hint}")
+        }
         None => anyhow::Error::new(e),
     }
 }

@@ -1,0 +1,408 @@
+//! Goals a user can trust, and where data lives, through the binaries: a
+//! table file answers toward the goal it was built for; files found in the
+//! data folder are checked by what they hold; a table a batch needs that
+//! cannot be had is one error; the data folder is the user's data
+//! directory (never `./data`), and no folder is made from a mistyped path.
+
+use crate::common;
+use crate::exe::*;
+
+use std::fs;
+
+use serde_json::Value;
+use slidedb::{Board, Shape};
+
+/// A corner goal other than the canonical one (Korf's: blank first), an
+/// edge goal and the centre goal of the 8-puzzle.
+const GOALS: [&str; 3] = [
+    "0 1 2 3 4 5 6 7 8",
+    "1 0 2 3 4 5 6 7 8",
+    "1 2 3 4 0 5 6 7 8",
+];
+
+/// Boards toward every goal: the course project's, and one of each
+/// parity-fitting hard one.
+const BOARDS: [&str; 3] = [
+    "7 2 4 5 0 6 8 3 1",
+    "8 6 7 2 5 4 3 0 1",
+    "2 3 4 1 5 x 7 6 8",
+];
+
+/// The exact distance of `board` toward `goal` (a fresh reference BFS), or
+/// `None` if it cannot reach it.
+fn distance(board: &str, goal: &str) -> Option<u32> {
+    let goal: Board = goal.parse().unwrap();
+    let board: Board = board.parse().unwrap();
+    common::reference_bfs(&goal).get(&board).copied()
+}
+
+/// Checks one `solve` output line for `board` toward `goal`: the optimal
+/// move string, or `unsolvable`.
+fn check_line(line: &str, board: &str, goal: &str) {
+    match distance(board, goal) {
+        Some(d) => {
+            assert_eq!(line.len() as u32, d, "{board} toward {goal}: {line:?}");
+            assert_eq!(
+                apply(&cells(board), 3, line),
+                cells(goal),
+                "{board} toward {goal}"
+            );
+        }
+        None => assert_eq!(line, "unsolvable", "{board} toward {goal}"),
+    }
+}
+
+#[test]
+fn a_table_file_answers_toward_the_goal_it_was_built_for() {
+    let data = tempdir();
+    for goal in GOALS {
+        let file = data.path().join("mine.slidedb");
+        let (code, _, err) = run_gen(
+            &[
+                "--goal",
+                goal,
+                "--out",
+                path_str(&file),
+                "--force",
+                "--quiet",
+            ],
+            data.path(),
+        );
+        assert_eq!(code, 0, "{err}");
+        let table = path_str(&file);
+        // solve, with no --goal: toward the file's goal.
+        let mut args = vec!["solve", "--table", table];
+        args.extend(BOARDS);
+        let (code, out, err) = run(&args, None, data.path());
+        assert!(code <= 1, "{goal}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), BOARDS.len(), "{out}");
+        for (line, board) in lines.iter().zip(BOARDS) {
+            check_line(line, board, goal);
+        }
+        let (_, out, _) = run(
+            &["solve", "--table", table, "--json", BOARDS[0]],
+            None,
+            data.path(),
+        );
+        let v: Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["goal"], goal, "{out}");
+        // stats describes the file toward its goal: the goal, and hardest
+        // boards that are that far from it.
+        let (code, out, err) = run(&["stats", "--table", table, "--json"], None, data.path());
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["goal"], goal, "{out}");
+        let max = v["max_distance"].as_u64().unwrap() as u32;
+        let hardest = v["hardest"][0].as_str().unwrap();
+        assert_eq!(distance(hardest, goal), Some(max), "{goal}: {hardest}");
+        // verify checks the file, and a search toward its goal.
+        let (code, out, err) = run(
+            &["verify", "--table", table, "--sample", "30"],
+            None,
+            data.path(),
+        );
+        assert_eq!(code, 0, "{goal}: {out}{err}");
+        assert!(out.contains("30 states checked, 0 mismatches"), "{out}");
+        // compare judges optimality toward the file's goal.
+        let (code, out, err) = run(
+            &[
+                "compare",
+                "--table",
+                table,
+                "--algos",
+                "table,astar",
+                "--json",
+                BOARDS[0],
+            ],
+            None,
+            data.path(),
+        );
+        assert!(code <= 1, "{err}");
+        for row in out.lines() {
+            let v: Value = serde_json::from_str(row).unwrap();
+            match distance(BOARDS[0], goal) {
+                Some(d) => {
+                    assert_eq!(v["optimal"], true, "{goal}: {row}");
+                    assert_eq!(v["length"], d, "{goal}: {row}");
+                }
+                None => assert_eq!(v["moves"], Value::Null, "{goal}: {row}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_table_file_answers_toward_any_goal_of_its_class_and_refuses_others() {
+    let data = tempdir();
+    let file = data.path().join("corner.slidedb");
+    let (code, _, err) = run_gen(
+        &["--goal", GOALS[0], "--out", path_str(&file), "--quiet"],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    // The canonical corner goal is of the same class.
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--table",
+            path_str(&file),
+            "--goal",
+            "1 2 3 4 5 6 7 8 0",
+            BOARDS[2],
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    check_line(out.trim_end(), BOARDS[2], "1 2 3 4 5 6 7 8 0");
+    // The centre goal is not: one error, naming the file and the command.
+    for command in ["solve", "stats", "verify"] {
+        let mut args = vec![command, "--table", path_str(&file), "--goal", GOALS[2]];
+        if command == "solve" {
+            args.push(BOARDS[0]);
+        }
+        let (code, out, err) = run(&args, None, data.path());
+        assert_eq!((code, out.as_str()), (2, ""), "{command}: {err}");
+        assert!(
+            err.contains("corner.slidedb")
+                && err.contains("does not serve")
+                && err.contains(&format!("slidedb-gen --size 3x3 --goal \"{}\"", GOALS[2])),
+            "{command}: {err}"
+        );
+    }
+}
+
+#[test]
+fn files_in_the_data_folder_are_checked_by_what_they_hold() {
+    let data = tempdir();
+    // A centre-goal table, copied under the corner class's name.
+    let centre = data.path().join("centre.slidedb");
+    let (code, _, err) = run_gen(
+        &["--goal", GOALS[2], "--out", path_str(&centre), "--quiet"],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let corner = data.path().join(DEFAULT_3X3);
+    fs::copy(&centre, &corner).unwrap();
+    for args in [
+        &["solve", BOARDS[2]][..],
+        &["solve", "--goal", GOALS[0], BOARDS[0]][..],
+        &["stats"][..],
+        &["verify", "--sample", "10"][..],
+        &["compare", "--algos", "table", BOARDS[2]][..],
+    ] {
+        let (code, out, err) = run(args, None, data.path());
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(!out.contains("0 mismatches"), "{args:?}: {out}");
+        assert!(
+            err.contains(DEFAULT_3X3) && err.contains("does not serve"),
+            "{args:?}: {err}"
+        );
+    }
+    // The same for pattern databases: centre-goal databases under the
+    // corner class's name.
+    let (code, _, err) = run_gen(
+        &["--goal", GOALS[2], "--pdb", "4-4", "--quiet"],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let built = data.path().join("3x3-1-2-3-4-0-5-6-7-8-pdb-4-4.slidedb");
+    let renamed = data.path().join("3x3-1-2-3-4-5-6-7-8-0-pdb-4-4.slidedb");
+    fs::rename(&built, &renamed).unwrap();
+    fs::remove_file(&corner).unwrap();
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "pdb",
+            BOARDS[2],
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("3x3-1-2-3-4-5-6-7-8-0-pdb-4-4.slidedb") && err.contains("does not serve"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_table_of_format_version_1_says_to_rebuild_it() {
+    let data = tempdir();
+    let file = gen_table(data.path(), "old.slidedb", data.path());
+    let mut bytes = fs::read(&file).unwrap();
+    bytes[10..12].copy_from_slice(&1u16.to_le_bytes());
+    // The header checksum is right, so the version is what is refused.
+    let crc = crc32fast::hash(&bytes[..60]);
+    bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+    fs::write(&file, &bytes).unwrap();
+    let (code, out, err) = run(
+        &["solve", "--table", path_str(&file), BOARDS[2]],
+        None,
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("old.slidedb")
+            && err.contains("version 1")
+            && err.contains("older slidedb")
+            && err.contains("--force"),
+        "{err}"
+    );
+}
+
+/// A damaged table in the data folder is one error for the whole batch,
+/// not one per line, and no line is called `invalid`.
+#[test]
+fn a_damaged_table_stops_a_batch_with_one_error() {
+    let data = tempdir();
+    let file = gen_table(data.path(), DEFAULT_3X3, data.path());
+    let mut bytes = fs::read(&file).unwrap();
+    *bytes.last_mut().unwrap() ^= 1; // the body: checked on open
+    fs::write(&file, &bytes).unwrap();
+    let input = format!("{}\n{}\n{}\n", BOARDS[0], BOARDS[1], BOARDS[2]);
+    let (code, out, err) = run(&["solve"], Some(input.as_bytes()), data.path());
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}"); // the error, and the command
+    assert!(
+        err.contains("line 1") && err.contains("checksum") && err.contains(DEFAULT_3X3),
+        "{err}"
+    );
+    assert!(!err.contains("invalid"), "{err}");
+}
+
+/// Without `SLIDEDB_DATA` the data folder is `$XDG_DATA_HOME/slidedb`, else
+/// `~/.local/share/slidedb`; it is created on first use and the message
+/// says where; the working directory is left empty (`run_in` checks).
+#[test]
+fn the_default_data_folder_is_the_users_data_directory() {
+    let home = tempdir();
+    let (code, out, err) = run_in(
+        SLIDEDB,
+        &["solve", BOARDS[2]],
+        None,
+        &[
+            ("SLIDEDB_DATA", None),
+            ("XDG_DATA_HOME", None),
+            ("HOME", Some(home.path())),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    check_line(out.trim_end(), BOARDS[2], "1 2 3 4 5 6 7 8 0");
+    let folder = home.path().join(".local/share/slidedb");
+    assert!(folder.join(DEFAULT_3X3).is_file(), "{err}");
+    assert!(
+        err.contains(&format!("created the data folder {}", folder.display())),
+        "{err}"
+    );
+    let xdg = tempdir();
+    let (code, _, err) = run_in(
+        SLIDEDB_GEN,
+        &["--size", "2x3", "--quiet"],
+        None,
+        &[
+            ("SLIDEDB_DATA", None),
+            ("XDG_DATA_HOME", Some(xdg.path())),
+            ("HOME", Some(home.path())),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(xdg.path().join("slidedb/2x3-1-2-3-4-5-0.slidedb").is_file());
+}
+
+/// `--data DIR` on every command that reads or writes tables.
+#[test]
+fn data_names_the_folder_on_every_command() {
+    let env = tempdir(); // SLIDEDB_DATA: must stay untouched
+    let data = tempdir();
+    let dir = path_str(data.path());
+    let (code, _, err) = run_gen(&["--data", dir, "--size", "2x3", "--quiet"], env.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(data.path().join("2x3-1-2-3-4-5-0.slidedb").is_file());
+    for args in [
+        &["solve", "--data", dir, "--size", "2x3", "1 2 3 4 0 5"][..],
+        &["stats", "--data", dir, "--size", "2x3"][..],
+        &["verify", "--data", dir, "--size", "2x3", "--sample", "5"][..],
+        &["compare", "--data", dir, "--size", "2x3", "1 2 3 4 0 5"][..],
+    ] {
+        let (code, _, err) = run(args, None, env.path());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!err.contains("built"), "{args:?}: {err}");
+    }
+    let (code, _, err) = run(&["solve", "--data", dir, BOARDS[2]], None, env.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(data.path().join(DEFAULT_3X3).is_file(), "{err}");
+    assert_eq!(fs::read_dir(env.path()).unwrap().count(), 0);
+}
+
+/// No folder is created from a mistyped path: `--out` into a folder that
+/// does not exist is an error naming the folder.
+#[test]
+fn out_into_a_missing_folder_is_an_error_naming_it() {
+    let data = tempdir();
+    let missing = data.path().join("no/such/dir");
+    let out = missing.join("t.slidedb");
+    for extra in [&[][..], &["--pdb", "4-4"][..]] {
+        let mut args = vec!["--out", path_str(&out)];
+        args.extend(extra);
+        let (code, _, err) = run_gen(&args, data.path());
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!("{} does not exist", missing.display())),
+            "{err}"
+        );
+        assert!(!data.path().join("no").exists());
+    }
+}
+
+/// A table built for a 3x2 goal answers 3x2 boards (its body is the 2x3
+/// class's); the 2x3 table in the data folder serves 3x2 goals too.
+#[test]
+fn a_transposed_goal_is_answered_toward_itself() {
+    let data = tempdir();
+    let goal = "1 2 / 3 4 / 5 0";
+    let file = data.path().join("tall.slidedb");
+    let (code, _, err) = run_gen(
+        &["--goal", goal, "--out", path_str(&file), "--quiet"],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let tall = Shape::new(3, 2).unwrap();
+    let goal = Board::parse("1 2 3 4 5 0", Some(tall)).unwrap();
+    let reference = common::reference_bfs(&goal);
+    for args in [
+        vec!["solve", "--table", path_str(&file), "--json"],
+        vec!["solve", "--size", "3x2", "--json"],
+    ] {
+        for board in ["1 2 / 0 3 / 5 4", "0 1 / 3 2 / 5 4", "5 4 / 3 2 / 1 0"] {
+            let mut args = args.clone();
+            args.push(board);
+            let (code, out, err) = run(&args, None, data.path());
+            let v: Value = serde_json::from_str(out.trim()).unwrap();
+            assert_eq!(v["goal"], "1 2 3 4 5 0", "{err}");
+            let parsed = Board::parse(board, None).unwrap();
+            match (v["moves"].as_str(), reference.get(&parsed)) {
+                (Some(moves), Some(&d)) => {
+                    assert_eq!(code, 0, "{err}");
+                    assert_eq!(moves.len() as u32, d, "{board}");
+                    assert_eq!(
+                        common::apply_letters(&parsed.tiles().collect::<Vec<_>>(), 2, moves),
+                        cells("1 2 3 4 5 0"),
+                        "{board}"
+                    );
+                }
+                (None, None) => assert_eq!(code, 1),
+                other => panic!("{board}: {other:?}"),
+            }
+        }
+    }
+    // The first board is two moves away: the case is not vacuous.
+    assert_eq!(
+        reference.get(&Board::parse("1 2 / 0 3 / 5 4", None).unwrap()),
+        Some(&2)
+    );
+}
