@@ -113,6 +113,36 @@ fn bench_solve(c: &mut Criterion) {
         });
     }
 
+    // The same through the library's engine (what every front end calls),
+    // toward the canonical goal and toward Korf's (mapped by symmetry).
+    let db = slidedb::Database::in_memory().open().expect("a database");
+    for (name, goal) in [
+        ("engine/d31", "1 2 3 4 5 6 7 8 0"),
+        ("engine-mapped/d31", "0 1 2 3 4 5 6 7 8"),
+    ] {
+        let goal: Board = goal.parse().expect("a goal");
+        let engine = db
+            .engine(&goal, slidedb::Method::Exact)
+            .expect("the 3x3 table");
+        let board = engine
+            .table()
+            .expect("a lookup")
+            .toward()
+            .from_canonical(&"8 6 7 2 5 4 3 0 1".parse().expect("a board"));
+        let mut moves = Vec::with_capacity(32);
+        assert_eq!(engine.solve_into(&board, &mut moves), Ok(true));
+        assert_eq!(moves.len(), 31, "{name}");
+        group.throughput(Throughput::Elements(1));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                moves.clear();
+                engine
+                    .solve_into(black_box(&board), &mut moves)
+                    .expect("not damaged")
+            })
+        });
+    }
+
     // A batch of random boards on one thread: the cost per board
     // (mean distance about 22) that `slidedb solve` spreads over cores.
     let boards = random_boards(Shape::EIGHT, BATCH, 2);
@@ -191,28 +221,30 @@ fn bench_algorithms(c: &mut Criterion) {
 }
 
 /// The 15-puzzle: building the 5-5-5 databases, and IDA* over them on
-/// Korf's instances 9 (46 moves) and 6 (52 moves), toward `0 1 … 15`
-/// through its canonical goal.
+/// Korf's instances 9 (46 moves) and 6 (52 moves), toward `0 1 … 15`,
+/// through the library's engine (the databases of the goal's class).
 fn bench_patterns(c: &mut Criterion) {
     use slidedb::pdb::{self, Partition};
-    use slidedb::symmetry::GoalClass;
+    use slidedb::{Database, Method};
     let shape = Shape::new(4, 4).unwrap();
     let korf = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
-    let class = GoalClass::of(&korf);
-    let goal = *class.canonical();
-    let partition = Partition::standard(&goal, "5-5-5").unwrap();
+    let partition = Partition::standard(&korf, "5-5-5").unwrap();
     let mut group = c.benchmark_group("pdb");
     group.sample_size(10);
     group.bench_function("build/5-5-5", |b| {
-        b.iter(|| pdb::build(&goal, &partition, |_| {}))
+        b.iter(|| pdb::build(&korf, &partition, |_| {}))
     });
-    let db = pdb::build(&goal, &partition, |_| {});
+    let built = pdb::build(&korf, &partition, |_| {});
+    let db = Database::in_memory().patterns(built).open().unwrap();
+    let engine = db.engine(&korf, Method::Exact).unwrap();
     for (name, board) in [
         ("idastar/korf9", "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0"),
         ("idastar/korf6", "14 7 1 9 12 3 6 15 8 11 2 5 10 0 4 13"),
     ] {
-        let board = class.to_canonical(&Board::parse(board, Some(shape)).unwrap());
-        group.bench_function(name, |b| b.iter(|| db.solve(black_box(&board)).unwrap()));
+        let board = Board::parse(board, Some(shape)).unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| engine.solve(black_box(&board)).unwrap())
+        });
     }
     group.finish();
 }

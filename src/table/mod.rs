@@ -340,10 +340,6 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// assert_eq!(moves, [slidedb::Move::Right]);
     /// ```
     pub fn solve_into(&self, board: &Board, moves: &mut Vec<Move>) -> Result<bool, SolveError> {
-        check_shape(self.shape(), board.shape())?;
-        if self.class.is_canonical() {
-            return self.descend_into(board, moves);
-        }
         self.solve_toward_into(&self.class, board, moves)
     }
 
@@ -374,6 +370,9 @@ impl<D: AsRef<[u8]>> Table<D> {
             });
         }
         check_shape(class.goal().shape(), board.shape())?;
+        if class.is_canonical() {
+            return self.descend_into(board, moves);
+        }
         let start = moves.len();
         let solvable = self.descend_into(&class.to_canonical(board), moves)?;
         class.moves_back(&mut moves[start..]);
