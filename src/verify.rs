@@ -10,6 +10,7 @@ use crate::format::TableError;
 use crate::rank::Index;
 use crate::solution::{Solution, SolveError};
 use crate::solver::{Algorithm, Heuristic, Solver};
+use crate::symmetry::GoalClass;
 use crate::table::{GenerateError, Table, generate};
 
 /// Something wrong with a table.
@@ -167,8 +168,35 @@ pub fn check_search_with<D: AsRef<[u8]> + Sync>(
     indices: impl IntoParallelIterator<Item = u64>,
     solve: impl Fn(&Board) -> Result<Solution, SolveError> + Sync,
 ) -> SearchReport {
+    check_search_toward(table, table.class(), indices, solve)
+}
+
+/// [`check_search_with`] toward another goal of the table's class:
+/// `class` is that goal's, and `solve` answers toward it.
+///
+/// ```
+/// use slidedb::{Algorithm, Board, Heuristic, Shape, Solver, generate};
+/// use slidedb::{symmetry::GoalClass, verify::check_search_toward};
+/// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+/// let other = GoalClass::of(&"0 1 2 / 3 4 5".parse().unwrap());
+/// let solver = Solver::new(other.goal());
+/// let report = check_search_toward(&table, &other, 0..table.states(), |b| {
+///     solver.solve(b, Algorithm::AStar, Heuristic::Manhattan)
+/// });
+/// assert_eq!((report.checked, report.mismatches.len()), (360, 0));
+/// ```
+///
+/// # Panics
+///
+/// If `class` is not of the table's class.
+pub fn check_search_toward<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    class: &GoalClass,
+    indices: impl IntoParallelIterator<Item = u64>,
+    solve: impl Fn(&Board) -> Result<Solution, SolveError> + Sync,
+) -> SearchReport {
+    assert!(table.serves(class.goal()), "a goal of the table's class");
     let indexer = table.indexer();
-    let class = table.class();
     let checked = AtomicU64::new(0);
     let expanded = AtomicU64::new(0);
     let mut mismatches: Vec<(u64, Mismatch)> = indices
@@ -176,15 +204,17 @@ pub fn check_search_with<D: AsRef<[u8]> + Sync>(
         .filter_map(|i| {
             let board = class.from_canonical(&indexer.unrank(Index(i))?);
             checked.fetch_add(1, Relaxed);
-            let want = table
-                .distance(&board)
-                .expect("the table's own shape")
-                .expect("every indexed board reaches the goal");
+            let mut moves = Vec::new();
+            let solvable = table
+                .solve_toward_into(class, &board, &mut moves)
+                .expect("a goal of the table's class");
+            assert!(solvable, "every indexed board reaches the goal");
+            let want = moves.len() as u32;
             let found = solve(&board).expect("the table's own shape");
             expanded.fetch_add(found.stats.map_or(0, |s| s.expanded), Relaxed);
             let got = found
                 .moves
-                .filter(|m| board.apply_all(m) == Some(*table.goal()))
+                .filter(|m| board.apply_all(m) == Some(*class.goal()))
                 .map(|m| m.len() as u32);
             (got != Some(want)).then_some((
                 i,

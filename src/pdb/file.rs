@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::format::{self, Frame, Kind, TableError};
 use crate::rank::placement_count;
 use crate::symmetry::GoalClass;
-use crate::table::file::{board_of, class_of};
+use crate::table::file::Goals;
 
 use super::Partition;
 
@@ -20,18 +20,9 @@ pub const ENCODING_BYTE: u16 = 2;
 pub(crate) struct Metadata {
     /// The program that wrote the file.
     pub generator: String,
-    /// The goal's rows.
-    pub rows: u8,
-    /// The goal's columns.
-    pub cols: u8,
-    /// The goal the databases were built for, cells in reading order.
-    pub goal: Vec<u8>,
-    /// The indexed goal's rows (the canonical goal of the goal's class).
-    pub indexed_rows: u8,
-    /// Its columns.
-    pub indexed_cols: u8,
-    /// The goal the body is laid out by, cells in reading order.
-    pub indexed_goal: Vec<u8>,
+    /// The goal they estimate toward, and the goal the body is laid out
+    /// by.
+    pub goals: Goals,
     /// The groups of tiles, named as in the indexed goal, each ascending;
     /// the body holds their entries in this order.
     pub groups: Vec<Vec<u8>>,
@@ -63,15 +54,8 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
         body,
         body_crc,
     } = format::read::<Metadata>(bytes, Kind::PatternDatabases, ENCODING_BYTE)?;
-    let goal = board_of(m.rows, m.cols, &m.goal, "goal")?;
-    let indexed = board_of(
-        m.indexed_rows,
-        m.indexed_cols,
-        &m.indexed_goal,
-        "indexed goal",
-    )?;
-    let class = class_of(&goal, &indexed)?;
-    let shape = indexed.shape();
+    let class = m.goals.class()?;
+    let shape = class.canonical().shape();
     // The body is laid out by the groups as written: they must already be
     // in the order the partition would put them in.
     if let Some(g) = m.groups.iter().find(|g| g.windows(2).any(|w| w[0] >= w[1])) {

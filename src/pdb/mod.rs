@@ -313,12 +313,7 @@ pub fn build(
     }
     let metadata = file::Metadata {
         generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
-        rows: goal.shape().rows() as u8,
-        cols: goal.shape().cols() as u8,
-        goal: goal.tiles().collect(),
-        indexed_rows: indexed.shape().rows() as u8,
-        indexed_cols: indexed.shape().cols() as u8,
-        indexed_goal: indexed.tiles().collect(),
+        goals: crate::table::file::Goals::new(&class),
         groups,
         layers,
     };

@@ -483,16 +483,10 @@ pub(crate) fn assemble(
     hardest: &[Board],
     body: &[u8],
 ) -> Table<Vec<u8>> {
-    let (goal, indexed) = (class.goal(), class.canonical());
     let metadata = file::Metadata {
         generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
-        rows: goal.shape().rows() as u8,
-        cols: goal.shape().cols() as u8,
-        goal: goal.tiles().collect(),
-        indexed_rows: indexed.shape().rows() as u8,
-        indexed_cols: indexed.shape().cols() as u8,
-        indexed_goal: indexed.tiles().collect(),
-        states: goal.shape().states(),
+        goals: file::Goals::new(class),
+        states: class.goal().shape().states(),
         max_distance: layers.len() as u32 - 1,
         layers,
         hardest: hardest

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use serde::Serialize;
-use slidedb::{Board, Move, Solver, Stats, moves_to_string};
+use slidedb::{Board, Engine, Method, Move, Solver, Stats, moves_to_string};
 
 use crate::alloc::peak_during;
 use crate::data::DataArgs;
@@ -72,31 +72,27 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     let board = Board::parse(&args.board, data.size)
         .with_context(|| format!("bad board {:?}", args.board))?;
     let goal = data.goal_for(board.shape())?;
-    // Boards beyond full tables have pattern databases, whose IDA* is
-    // optimal: it stands in for the table.
-    let big = board.shape().cells() > slidedb::MAX_TABLE_CELLS;
-    let patterns = if big {
-        data.patterns(board.shape())?
-    } else {
-        None
-    };
-    // The table says what is optimal; without it, optimality is unknown.
-    let table = match (big, data.table(board.shape())) {
-        (false, Ok(t)) => Some(t),
-        (false, Err(e)) => {
-            say!("slidedb: no table, so optimality is not judged: {e:#}");
-            None
-        }
-        (true, _) => None,
-    };
-    if big && patterns.is_none() {
+    // The yardstick, and the "table" row: the library's exact engine (the
+    // class's table; beyond full tables, IDA* over pattern databases).
+    // Without it, optimality is not judged.
+    let shape = board.shape();
+    let big = shape.cells() > slidedb::MAX_TABLE_CELLS;
+    let exact = if big && data.patterns(shape)?.is_none() {
         say!(
-            "slidedb: no pattern databases for {} goal {goal}, so optimality is not judged: build them with slidedb-gen --size {} --pdb SIZES",
-            board.shape(),
-            board.shape()
+            "slidedb: no pattern databases for {shape} goal {goal}, so optimality is not judged: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb {}",
+            crate::data::suggested_sizes(shape)
         );
-    }
-    let known = table.is_some() || patterns.is_some();
+        None
+    } else {
+        match data.engine(shape, Method::Exact) {
+            Ok(engine) => Some(engine),
+            Err(e) => {
+                say!("slidedb: no table, so optimality is not judged: {e:#}");
+                None
+            }
+        }
+    };
+    let known = exact.is_some();
     let solver = Solver::new(&goal);
     let algos = match (args.algos.is_empty(), big) {
         (false, _) => &args.algos[..],
@@ -106,7 +102,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                 "slidedb: on {} boards only the table (pattern databases) and idastar run by default: bfs, dfs and iddfs would not finish, and astar can need gigabytes; name them with --algos to run them anyway",
                 board.shape()
             );
-            if patterns.is_some() {
+            if known {
                 &[Algo::Table, Algo::Idastar][..]
             } else {
                 &[Algo::Idastar][..]
@@ -117,20 +113,16 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     for &algo in algos {
         let start = Instant::now();
         let (result, heap) = peak_during(|| match algo.search() {
-            None if big => patterns
+            None => exact
                 .as_ref()
-                .context("the table algorithm needs pattern databases on boards this big")
-                .and_then(|p| {
-                    let found = p.solve_toward(p.toward(), &board)?;
+                .context(if big {
+                    "the table algorithm needs pattern databases on boards this big"
+                } else {
+                    "the table algorithm needs a table"
+                })
+                .and_then(|e| {
+                    let found = e.solve(&board)?;
                     Ok((found.moves, found.stats.unwrap_or_default()))
-                }),
-            None => table
-                .as_ref()
-                .context("the table algorithm needs a table")
-                .and_then(|t| {
-                    let mut moves = Vec::new();
-                    let solvable = t.solve_toward_into(t.toward(), &board, &mut moves)?;
-                    Ok((solvable.then_some(moves), Stats::default()))
                 }),
             Some(a) => solver
                 .solve(&board, a, heuristic)
@@ -144,7 +136,8 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             moves,
             stats,
             heap,
-            elapsed: if algo == Algo::Table && !big {
+            // A lookup has no search to time: the whole call is timed.
+            elapsed: if algo == Algo::Table && exact.as_ref().is_some_and(Engine::is_lookup) {
                 elapsed
             } else {
                 stats.elapsed
@@ -152,19 +145,11 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         });
     }
     let mut out = BufWriter::new(io::stdout().lock());
-    // What is optimal: the table's distance; on bigger boards the length
-    // IDA* over the databases found (its row's, or found now).
-    let best = match (&table, &patterns) {
-        (Some(t), _) => {
-            let mut moves = Vec::new();
-            t.solve_toward_into(t.toward(), &board, &mut moves)?
-                .then_some(moves.len() as u32)
-        }
-        (None, Some(p)) => match rows.iter().find(|r| r.algo == Algo::Table) {
-            Some(row) => row.moves.as_ref().map(|m| m.len() as u32),
-            None => p.solve_toward(p.toward(), &board)?.distance(),
-        },
-        (None, None) => None,
+    // What is optimal: the exact engine's length (its row's, or found now).
+    let best = match (&exact, rows.iter().find(|r| r.algo == Algo::Table)) {
+        (Some(_), Some(row)) => row.moves.as_ref().map(|m| m.len() as u32),
+        (Some(e), None) => e.solve(&board)?.distance(),
+        (None, _) => None,
     };
     let optimal = |row: &Row| match (&row.moves, known) {
         (Some(m), true) => Some(Some(m.len() as u32) == best),

@@ -173,38 +173,37 @@ impl Data {
         }
     }
 
+    /// Asks the database `ask` toward the goal of boards of `shape`; an
+    /// error comes with the command that fixes it.
+    fn ask<T>(
+        &self,
+        shape: Shape,
+        ask: impl FnOnce(&Database, &Board) -> Result<T, DatabaseError>,
+    ) -> Result<T> {
+        let goal = self.goal_for(shape)?;
+        ask(&self.db, &goal).map_err(|e| self.explain(e, Some(&goal)))
+    }
+
     /// What answers boards of `shape` toward their goal by `method`.
     pub fn engine(&self, shape: Shape, method: Method) -> Result<Engine> {
-        let goal = self.goal_for(shape)?;
-        self.db
-            .engine(&goal, method)
-            .map_err(|e| self.explain(e, Some(&goal)))
+        self.ask(shape, |db, goal| db.engine(goal, method))
     }
 
     /// The full table for boards of `shape` toward their goal.
     pub fn table(&self, shape: Shape) -> Result<ForGoal<Table<Bytes>>> {
-        let goal = self.goal_for(shape)?;
-        self.db
-            .table(&goal)
-            .map_err(|e| self.explain(e, Some(&goal)))
+        self.ask(shape, Database::table)
     }
 
     /// The pattern databases for boards of `shape` toward their goal, if
     /// any.
     pub fn patterns(&self, shape: Shape) -> Result<Option<ForGoal<PatternDb<Bytes>>>> {
-        let goal = self.goal_for(shape)?;
-        self.db
-            .patterns(&goal)
-            .map_err(|e| self.explain(e, Some(&goal)))
+        self.ask(shape, Database::patterns)
     }
 
     /// Like [`Data::patterns`], but none is an error naming the command
     /// that builds them.
     pub fn require_patterns(&self, shape: Shape) -> Result<ForGoal<PatternDb<Bytes>>> {
-        let goal = self.goal_for(shape)?;
-        self.db
-            .require_patterns(&goal)
-            .map_err(|e| self.explain(e, Some(&goal)))
+        self.ask(shape, Database::require_patterns)
     }
 
     /// The library's error, with the command that fixes it.
