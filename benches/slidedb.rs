@@ -232,9 +232,9 @@ fn bench_patterns(c: &mut Criterion) {
     let mut group = c.benchmark_group("pdb");
     group.sample_size(10);
     group.bench_function("build/5-5-5", |b| {
-        b.iter(|| pdb::build(&korf, &partition, |_| {}))
+        b.iter(|| pdb::build(&korf, &partition, |_| {}).unwrap())
     });
-    let built = pdb::build(&korf, &partition, |_| {});
+    let built = pdb::build(&korf, &partition, |_| {}).unwrap();
     let db = Database::in_memory().patterns(built).open().unwrap();
     let engine = db.engine(&korf, Method::Exact).unwrap();
     for (name, board) in [

@@ -54,7 +54,8 @@ fn main() -> ExitCode {
                 )
             }),
         None => {
-            let built = pdb::build(&goal, &partition, |_| {});
+            let built =
+                pdb::build(&goal, &partition, |_| {}).expect("a partition of the goal's size");
             eprintln!(
                 "korf100: no {sizes} databases in the data folder; built them in memory in {:.2} s",
                 clock.elapsed().as_secs_f64()

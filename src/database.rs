@@ -71,15 +71,16 @@ pub enum DatabaseError {
         #[source]
         source: TableError,
     },
-    /// A file holds a table or databases that do not serve the goal asked
-    /// for (another size, or another class of goals).
+    /// A file (or a table given in memory) holds a table or databases that
+    /// do not serve the goal asked for (another size, or another class of
+    /// goals).
     #[error(
         "{} is {kind} for {} goal {holds}, which does not serve {} goal {asked} (another class of goals): build one for goal {asked}",
-        path.display(), holds.shape(), asked.shape()
+        origin.name(), holds.shape(), asked.shape()
     )]
     WrongGoal {
-        /// The file.
-        path: PathBuf,
+        /// Where it came from.
+        origin: Source,
         /// What it is.
         kind: Kind,
         /// The goal asked for.
@@ -87,17 +88,22 @@ pub enum DatabaseError {
         /// The goal the file was built for.
         holds: Board,
     },
-    /// No full table of the goal's class is in the data folder, and it is
-    /// too big to build on the fly.
+    /// No full table of the goal's class is in the data folder (or there is
+    /// no data folder), and it is too big to build on the fly.
     #[error(
-        "no table for {} goal {goal} at {} ({} states: too many to build on the fly): generate it and save it there",
-        goal.shape(), path.display(), goal.shape().states()
+        "no table for {} goal {goal} {} ({} states: too many to build on the fly): generate it and save it there",
+        goal.shape(),
+        match path {
+            Some(path) => format!("at {}", path.display()),
+            None => "in memory, and no data folder to find it in".to_string(),
+        },
+        goal.shape().states()
     )]
     MissingTable {
         /// The goal asked for.
         goal: Board,
-        /// Where the table is looked for.
-        path: PathBuf,
+        /// Where the table is looked for, if there is a data folder.
+        path: Option<PathBuf>,
     },
     /// Boards of this size have no full table.
     #[error(
@@ -107,22 +113,22 @@ pub enum DatabaseError {
         /// The board size.
         shape: Shape,
     },
-    /// No pattern databases of the goal's class are in the data folder.
+    /// No pattern databases of the goal's class are in the data folder (or
+    /// there is no data folder).
     #[error(
-        "no pattern databases for {} goal {goal} in {}: build them (any group sizes adding up to the tiles) and save them there",
-        goal.shape(), dir.display()
+        "no pattern databases for {} goal {goal} {}: build them (any group sizes adding up to the tiles) and save them there",
+        goal.shape(),
+        match dir {
+            Some(dir) => format!("in {}", dir.display()),
+            None => "in memory, and no data folder to find them in".to_string(),
+        }
     )]
     MissingPatterns {
         /// The goal asked for.
         goal: Board,
-        /// Where they are looked for.
-        dir: PathBuf,
+        /// Where they are looked for, if there is a data folder.
+        dir: Option<PathBuf>,
     },
-    /// No data folder is known.
-    #[error(
-        "no data folder: set SLIDEDB_DATA or name one (no home directory to put the default in)"
-    )]
-    NoDataDir,
     /// The data folder could not be read or created.
     #[error("cannot use the data folder {}", path.display())]
     DataDir {
@@ -177,6 +183,24 @@ pub enum Source {
     },
     /// Given to the builder in memory.
     Memory,
+}
+
+impl Source {
+    /// What to call it in a message: the file's path, or what it is.
+    ///
+    /// ```
+    /// use slidedb::Source;
+    /// assert_eq!(Source::Memory.name(), "the table given in memory");
+    /// assert_eq!(Source::File("t.slidedb".into()).name(), "t.slidedb");
+    /// ```
+    pub fn name(&self) -> String {
+        match self {
+            Source::File(path) => path.display().to_string(),
+            Source::Built { saved: Some(path) } => path.display().to_string(),
+            Source::Built { saved: None } => "the table built in memory".to_string(),
+            Source::Memory => "the table given in memory".to_string(),
+        }
+    }
 }
 
 impl fmt::Display for Source {
@@ -270,16 +294,19 @@ impl fmt::Display for Event {
 }
 
 /// A table or pattern databases, and the goal asked for that it serves:
-/// cheap to clone, shared between threads.
+/// cheap to clone, shared between threads. Its queries answer toward the
+/// goal asked for; [`get`](ForGoal::get) is the file itself, which answers
+/// toward the goal it was built for (another goal of the same class).
 ///
 /// ```
 /// use slidedb::{Board, Database};
-/// let dir = tempfile::tempdir().unwrap();
-/// let db = Database::open(dir.path()).unwrap();
-/// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
-/// let table = db.table(&goal).unwrap();
-/// assert_eq!(table.toward().goal(), &goal);
-/// assert_eq!(table.max_distance(), 31); // derefs to the table
+/// let db = Database::in_memory().open().unwrap();
+/// let korf: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+/// let table = db.table(&korf).unwrap();
+/// assert_eq!(table.toward().goal(), &korf);
+/// let board: Board = "1 0 2 3 4 5 6 7 8".parse().unwrap();
+/// assert_eq!(table.distance(&board), Ok(Some(1))); // toward Korf's goal
+/// assert_eq!(table.get().max_distance(), 31); // the table itself
 /// ```
 #[derive(Debug)]
 pub struct ForGoal<T> {
@@ -300,8 +327,7 @@ impl<T> Clone for ForGoal<T> {
 
 impl<T> ForGoal<T> {
     /// The goal asked for (`toward().goal()`), and how it maps onto the
-    /// file's indexed goal. (The table's own [`Table::goal`] is the goal
-    /// it was built for: another goal of the same class.)
+    /// file's indexed goal.
     pub fn toward(&self) -> &GoalClass {
         &self.class
     }
@@ -310,13 +336,77 @@ impl<T> ForGoal<T> {
     pub fn source(&self) -> &Source {
         &self.source
     }
-}
 
-impl<T> std::ops::Deref for ForGoal<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
+    /// The table or databases themselves: their own queries answer toward
+    /// the goal they were built for.
+    pub fn get(&self) -> &T {
         &self.value
     }
+}
+
+impl<D: AsRef<[u8]>> ForGoal<Table<D>> {
+    /// [`Table::solve`] toward the goal asked for.
+    pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        let mut moves = Vec::new();
+        let solvable = self.solve_into(board, &mut moves)?;
+        Ok(Solution {
+            moves: solvable.then_some(moves),
+            stats: None,
+        })
+    }
+
+    /// [`Table::solve_into`] toward the goal asked for.
+    pub fn solve_into(&self, board: &Board, moves: &mut Vec<Move>) -> Result<bool, SolveError> {
+        self.value.solve_toward_into(&self.class, board, moves)
+    }
+
+    /// [`Table::distance`] toward the goal asked for.
+    pub fn distance(&self, board: &Board) -> Result<Option<u32>, SolveError> {
+        let mut moves = Vec::new();
+        Ok(self
+            .solve_into(board, &mut moves)?
+            .then_some(moves.len() as u32))
+    }
+
+    /// [`Table::hardest`] as boards toward the goal asked for.
+    pub fn hardest(&self) -> Vec<Board> {
+        let own = self.value.class();
+        self.value
+            .hardest()
+            .iter()
+            .map(|b| self.class.from_canonical(&own.to_canonical(b)))
+            .collect()
+    }
+}
+
+impl<D: AsRef<[u8]>> ForGoal<PatternDb<D>> {
+    /// [`PatternDb::solve`] toward the goal asked for.
+    pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        self.value.solve_toward(&self.class, board)
+    }
+
+    /// [`PatternDb::estimate`] toward the goal asked for.
+    pub fn estimate(&self, board: &Board) -> Result<u32, SolveError> {
+        self.value.estimate_toward(&self.class, board)
+    }
+}
+
+/// What gives exact answers toward a goal, as [`Method::Exact`] chooses it
+/// ([`Database::exact`]).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Exact {
+    /// The class's full table.
+    Table(ForGoal<Table<Bytes>>),
+    /// The class's pattern databases, searched by IDA*.
+    Patterns(ForGoal<PatternDb<Bytes>>),
+    /// Nothing: a board too big for a full table, with no pattern
+    /// databases. [`Method::Exact`] then searches by IDA* with Manhattan
+    /// distance.
+    Nothing {
+        /// Where the databases were looked for.
+        dir: Option<PathBuf>,
+    },
 }
 
 /// What answers boards toward one goal, resolved by
@@ -379,7 +469,7 @@ impl Engine {
     /// let dir = tempfile::tempdir().unwrap();
     /// let goal = Board::solved(Shape::new(2, 3).unwrap());
     /// let engine = Database::open(dir.path()).unwrap().engine(&goal, Method::Exact).unwrap();
-    /// assert_eq!(engine.table().unwrap().states(), 360);
+    /// assert_eq!(engine.table().unwrap().get().states(), 360);
     /// ```
     pub fn table(&self) -> Option<&ForGoal<Table<Bytes>>> {
         match &self.kind {
@@ -393,7 +483,7 @@ impl Engine {
     /// ```
     /// use slidedb::{Board, Database, Method, Shape, pdb};
     /// let goal = Board::solved(Shape::new(2, 4).unwrap());
-    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {});
+    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
     /// let db = Database::in_memory().patterns(built).open().unwrap();
     /// let engine = db.engine(&goal, Method::Exact).unwrap();
     /// assert!(engine.patterns().is_some());
@@ -452,18 +542,16 @@ impl Engine {
                 db,
                 algorithm: Algorithm::IdaStar,
                 ..
-            } => db.solve_toward(&self.class, board),
+            } => db.solve(board),
             EngineKind::Patterns {
                 db,
                 algorithm,
                 solver,
             } => {
-                // The estimate is checked against the goal once, here; a
-                // board of another shape is refused by the solver.
-                db.estimate_toward(&self.class, self.class.goal())?;
-                solver.solve_estimated(board, *algorithm, |b| {
-                    db.estimate_toward(&self.class, b).unwrap_or(0)
-                })
+                // The databases serve the goal (checked when the engine was
+                // made), and the solver refuses a board of another shape
+                // before it estimates: no estimate fails.
+                solver.solve_estimated(board, *algorithm, |b| db.estimate(b).unwrap_or(0))
             }
             EngineKind::Search {
                 solver,
@@ -489,7 +577,7 @@ impl Engine {
     /// ```
     pub fn solve_into(&self, board: &Board, moves: &mut Vec<Move>) -> Result<bool, SolveError> {
         match &self.kind {
-            EngineKind::Table(table) => table.solve_toward_into(&self.class, board, moves),
+            EngineKind::Table(table) => table.solve_into(board, moves),
             _ => {
                 let found = self.solve(board)?;
                 match found.moves {
@@ -645,7 +733,10 @@ impl DatabaseBuilder {
     }
 
     /// Calls `f` with each thing the database does (see [`Event`]), from
-    /// whichever thread does it.
+    /// whichever thread does it. Events of opening and building are
+    /// reported while the database holds the lock of its cache (so that two
+    /// threads never build one table twice): `f` must not call back into
+    /// the same database.
     pub fn on_event(mut self, f: impl Fn(&Event) + Send + Sync + 'static) -> DatabaseBuilder {
         self.on_event = Some(Box::new(f));
         self
@@ -810,33 +901,23 @@ impl Database {
     /// ```
     pub fn engine(&self, goal: &Board, method: Method) -> Result<Engine, DatabaseError> {
         let class = GoalClass::of(goal);
-        let shape = goal.shape();
         let kind = match method {
-            Method::Exact => {
-                let named = self.named_patterns().is_some_and(|p| p.shape() == shape);
-                if shape.cells() > MAX_TABLE_CELLS || named {
-                    match self.patterns(goal)? {
-                        Some(db) => EngineKind::Patterns {
-                            db,
-                            algorithm: Algorithm::IdaStar,
-                            solver: Arc::new(Solver::new(goal)),
-                        },
-                        None => {
-                            self.inner.report(&Event::NoPatterns {
-                                goal: *goal,
-                                dir: self.inner.dir.clone(),
-                            });
-                            EngineKind::Search {
-                                solver: Arc::new(Solver::new(goal)),
-                                algorithm: Algorithm::IdaStar,
-                                heuristic: Heuristic::Manhattan,
-                            }
-                        }
+            Method::Exact => match self.exact(goal)? {
+                Exact::Table(table) => EngineKind::Table(table),
+                Exact::Patterns(db) => EngineKind::Patterns {
+                    db,
+                    algorithm: Algorithm::IdaStar,
+                    solver: Arc::new(Solver::new(goal)),
+                },
+                Exact::Nothing { dir } => {
+                    self.inner.report(&Event::NoPatterns { goal: *goal, dir });
+                    EngineKind::Search {
+                        solver: Arc::new(Solver::new(goal)),
+                        algorithm: Algorithm::IdaStar,
+                        heuristic: Heuristic::Manhattan,
                     }
-                } else {
-                    EngineKind::Table(self.table(goal)?)
                 }
-            }
+            },
             Method::Search(algorithm, heuristic) => EngineKind::Search {
                 solver: Arc::new(Solver::new(goal)),
                 algorithm,
@@ -846,17 +927,50 @@ impl Database {
                 if !matches!(algorithm, Algorithm::AStar | Algorithm::IdaStar) {
                     return Err(DatabaseError::Method { algorithm });
                 }
-                match self.patterns(goal)? {
-                    Some(db) => EngineKind::Patterns {
-                        db,
-                        algorithm,
-                        solver: Arc::new(Solver::new(goal)),
-                    },
-                    None => return Err(self.missing_patterns(goal)),
+                EngineKind::Patterns {
+                    db: self.require_patterns(goal)?,
+                    algorithm,
+                    solver: Arc::new(Solver::new(goal)),
                 }
             }
         };
         Ok(Engine { class, kind })
+    }
+
+    /// What [`Method::Exact`] answers toward `goal` from — the one rule:
+    /// the pattern databases named to the builder for boards of their
+    /// size; else, up to [`MAX_TABLE_CELLS`] cells, the class's full table
+    /// (found, or built when small), or its pattern databases when the
+    /// table is missing and too big to build; beyond, the class's largest
+    /// pattern databases, or nothing. Reports no [`Event::NoPatterns`]
+    /// (that is for an engine that then searches without them).
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Exact, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// assert!(matches!(db.exact(&Board::solved(Shape::EIGHT)), Ok(Exact::Table(_))));
+    /// let fifteen = Board::solved(Shape::new(4, 4).unwrap());
+    /// assert!(matches!(db.exact(&fifteen), Ok(Exact::Nothing { .. })));
+    /// ```
+    pub fn exact(&self, goal: &Board) -> Result<Exact, DatabaseError> {
+        let shape = goal.shape();
+        let named = self.named_patterns().is_some_and(|p| p.shape() == shape);
+        if shape.cells() <= MAX_TABLE_CELLS && !named {
+            return match self.table(goal) {
+                Ok(table) => Ok(Exact::Table(table)),
+                Err(missing @ DatabaseError::MissingTable { .. }) => match self.patterns(goal)? {
+                    Some(db) => Ok(Exact::Patterns(db)),
+                    None => Err(missing),
+                },
+                Err(e) => Err(e),
+            };
+        }
+        Ok(match self.patterns(goal)? {
+            Some(db) => Exact::Patterns(db),
+            None => Exact::Nothing {
+                dir: self.inner.dir.clone(),
+            },
+        })
     }
 
     /// The exact answer for `board` toward `goal` ([`Method::Exact`]).
@@ -880,14 +994,19 @@ impl Database {
     /// use slidedb::{Board, Database, Shape};
     /// let db = Database::in_memory().open().unwrap();
     /// let table = db.table(&Board::solved(Shape::EIGHT)).unwrap();
-    /// assert_eq!(table.layers().len(), 32);
+    /// assert_eq!(table.get().layers().len(), 32);
     /// ```
     pub fn table(&self, goal: &Board) -> Result<ForGoal<Table<Bytes>>, DatabaseError> {
         let class = GoalClass::of(goal);
         let shape = goal.shape();
         if let Some((table, source)) = &self.inner.table_file {
             if !table.serves(goal) {
-                return Err(wrong_goal(source, Kind::FullTable, goal, table.goal()));
+                return Err(DatabaseError::WrongGoal {
+                    origin: source.clone(),
+                    kind: Kind::FullTable,
+                    asked: *goal,
+                    holds: *table.goal(),
+                });
             }
             return Ok(ForGoal {
                 value: table.clone(),
@@ -933,7 +1052,12 @@ impl Database {
         let class = GoalClass::of(goal);
         if let Some((db, source)) = &self.inner.patterns_file {
             if !db.serves(goal) {
-                return Err(wrong_goal(source, Kind::PatternDatabases, goal, db.goal()));
+                return Err(DatabaseError::WrongGoal {
+                    origin: source.clone(),
+                    kind: Kind::PatternDatabases,
+                    asked: *goal,
+                    holds: *db.goal(),
+                });
             }
             return Ok(Some(ForGoal {
                 value: db.clone(),
@@ -953,12 +1077,12 @@ impl Database {
                     Some(path) => {
                         let db = self.inner.open_patterns(&path)?;
                         if db.indexed_goal() != class.canonical() {
-                            return Err(wrong_goal(
-                                &Source::File(path),
-                                Kind::PatternDatabases,
-                                goal,
-                                db.goal(),
-                            ));
+                            return Err(DatabaseError::WrongGoal {
+                                origin: Source::File(path),
+                                kind: Kind::PatternDatabases,
+                                asked: *goal,
+                                holds: *db.goal(),
+                            });
                         }
                         Some((Arc::new(db), Source::File(path)))
                     }
@@ -977,12 +1101,9 @@ impl Database {
 
     /// The error for pattern databases that cannot be found for `goal`.
     fn missing_patterns(&self, goal: &Board) -> DatabaseError {
-        match &self.inner.dir {
-            Some(dir) => DatabaseError::MissingPatterns {
-                goal: *goal,
-                dir: dir.clone(),
-            },
-            None => DatabaseError::NoDataDir,
+        DatabaseError::MissingPatterns {
+            goal: *goal,
+            dir: self.inner.dir.clone(),
         }
     }
 
@@ -1010,19 +1131,6 @@ fn file_error(path: &Path, e: TableError) -> DatabaseError {
             path: path.to_path_buf(),
             source,
         },
-    }
-}
-
-fn wrong_goal(source: &Source, kind: Kind, asked: &Board, holds: &Board) -> DatabaseError {
-    let path = match source {
-        Source::File(path) => path.clone(),
-        other => PathBuf::from(other.to_string()),
-    };
-    DatabaseError::WrongGoal {
-        path,
-        kind,
-        asked: *asked,
-        holds: *holds,
     }
 }
 
@@ -1078,25 +1186,25 @@ impl Inner {
         {
             let table = self.open_table(path)?;
             if table.indexed_goal() != class.canonical() {
-                return Err(wrong_goal(
-                    &Source::File(path.clone()),
-                    Kind::FullTable,
-                    goal,
-                    table.goal(),
-                ));
+                return Err(DatabaseError::WrongGoal {
+                    origin: Source::File(path.clone()),
+                    kind: Kind::FullTable,
+                    asked: *goal,
+                    holds: *table.goal(),
+                });
             }
             return Ok((table, Source::File(path.clone())));
         }
         if shape.cells() > self.build_cells {
-            return Err(match path {
-                Some(path) => DatabaseError::MissingTable { goal: *goal, path },
-                None => DatabaseError::NoDataDir,
-            });
+            return Err(DatabaseError::MissingTable { goal: *goal, path });
         }
+        // The class's file serves every goal of the class: it is built for
+        // the class's own goal, whichever goal asked first.
         let start = Instant::now();
-        let table = generate(goal, |_| {})?;
+        let canonical = class.canonical();
+        let table = generate(canonical, |_| {})?;
         self.report(&Event::Built {
-            goal: *goal,
+            goal: *canonical,
             elapsed: start.elapsed(),
         });
         let saved = path.and_then(|path| self.save(&path, table.as_bytes()).then_some(path));
@@ -1107,18 +1215,17 @@ impl Inner {
     /// what happened and returns whether it was saved.
     fn save(&self, path: &Path, bytes: &[u8]) -> bool {
         let dir = path.parent().expect("a file in the data folder");
-        if !dir.exists() {
-            match std::fs::create_dir_all(dir) {
-                Ok(()) => self.report(&Event::CreatedDataDir {
-                    path: dir.to_path_buf(),
-                }),
-                Err(e) => {
-                    self.report(&Event::NotSaved {
-                        path: path.to_path_buf(),
-                        error: e.to_string(),
-                    });
-                    return false;
-                }
+        match store::create_data_dir(dir) {
+            Ok(true) => self.report(&Event::CreatedDataDir {
+                path: dir.to_path_buf(),
+            }),
+            Ok(false) => {}
+            Err(e) => {
+                self.report(&Event::NotSaved {
+                    path: path.to_path_buf(),
+                    error: e.to_string(),
+                });
+                return false;
             }
         }
         match store::write_atomic(path, bytes, false) {

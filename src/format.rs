@@ -125,8 +125,7 @@ pub enum TableError {
     },
     /// The first bytes are not the magic.
     #[error(
-        "not a slidedb file (its first bytes are not {:?}): check the path",
-        "SLIDEDB\\0"
+        "not a slidedb file (it does not start with the bytes of SLIDEDB and a zero): check the path"
     )]
     BadMagic,
     /// The endianness mark is wrong.
@@ -204,11 +203,11 @@ pub enum TableError {
 fn version_message(expected: u16, got: u16) -> String {
     if got < expected {
         format!(
-            "format version {got}, written by an older slidedb (this one reads version {expected}, whose files record the goal they were built for): rebuild the file with this slidedb"
+            "format version {got}, written by an older slidedb (this one reads version {expected}, whose files record the goal they were built for): rebuild it"
         )
     } else {
         format!(
-            "format version {got}, written by a newer slidedb (this one reads version {expected}): use that slidedb, or rebuild the file with this one"
+            "format version {got}, written by a newer slidedb (this one reads version {expected}): use that slidedb, or rebuild it"
         )
     }
 }

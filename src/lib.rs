@@ -78,6 +78,7 @@
 pub mod board;
 pub mod database;
 pub mod format;
+mod goals;
 pub mod pdb;
 pub mod random;
 pub mod rank;
@@ -91,7 +92,7 @@ pub mod verify;
 
 pub use board::{Board, BoardError, MAX_CELLS, Move, Shape, moves_to_string};
 pub use database::{
-    Database, DatabaseBuilder, DatabaseError, Engine, Event, ForGoal, Method, Source,
+    Database, DatabaseBuilder, DatabaseError, Engine, Event, Exact, ForGoal, Method, Source,
 };
 pub use format::TableError;
 pub use rank::{Index, Indexer};

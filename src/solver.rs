@@ -276,7 +276,7 @@ impl Solver {
     /// ```
     /// use slidedb::{Algorithm, Board, Shape, Solver, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
     /// let found = Solver::new(&goal)
     ///     .solve_estimated(&board, Algorithm::AStar, |b| db.estimate(b).unwrap())

@@ -75,8 +75,41 @@ pub const DATA_ENV: &str = "SLIDEDB_DATA";
 pub fn default_data_dir() -> Option<PathBuf> {
     match std::env::var_os(DATA_ENV) {
         Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
-        _ => dirs::data_dir().map(|d| d.join("slidedb")),
+        _ => platform_data_dir(),
     }
+}
+
+/// The platform's default data folder: `slidedb` in the user's data
+/// directory, whatever `$SLIDEDB_DATA` says.
+fn platform_data_dir() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("slidedb"))
+}
+
+/// Creates the data folder `dir` if it is missing, and says whether it did.
+/// The platform's default folder is created with its parents (a fresh
+/// account may have no `~/.local/share` yet); a folder named by the user
+/// (`$SLIDEDB_DATA`, or a path given to the library) only if its parent
+/// exists, so that a mistyped path makes no folders: a missing parent is a
+/// `NotFound` error naming it.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let data = dir.path().join("tables");
+/// assert_eq!(slidedb::store::create_data_dir(&data).unwrap(), true);
+/// assert_eq!(slidedb::store::create_data_dir(&data).unwrap(), false);
+/// assert!(slidedb::store::create_data_dir(&dir.path().join("no/such")).is_err());
+/// ```
+pub fn create_data_dir(dir: &Path) -> io::Result<bool> {
+    if dir.is_dir() {
+        return Ok(false);
+    }
+    if platform_data_dir().as_deref() == Some(dir) {
+        fs::create_dir_all(dir)?;
+    } else {
+        existing_parent(dir)?;
+        fs::create_dir(dir)?;
+    }
+    Ok(true)
 }
 
 /// The bytes of a table or pattern databases file: memory-mapped from its

@@ -236,34 +236,39 @@ impl GoalClass {
     }
 
     /// What tile `tile` of the goal is called in the canonical goal (both
-    /// sit in the same cell once the symmetry has moved the board).
+    /// sit in the same cell once the symmetry has moved the board); `None`
+    /// for a number that is no tile of the board.
     ///
     /// ```
     /// use slidedb::symmetry::GoalClass;
     /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// assert_eq!(class.canonical_tile(0), 0); // the blank stays the blank
-    /// // Tile 8 sits where the symmetry puts the canonical goal's tile 1.
-    /// let cell = (0..9).find(|&c| class.canonical().tile(c) == class.canonical_tile(8)).unwrap();
-    /// assert_eq!(class.from_canonical(class.canonical()).tile(8), 8);
-    /// assert_eq!(class.to_canonical(class.goal()).tile(cell), class.canonical_tile(8));
+    /// assert_eq!(class.canonical_tile(0), Some(0)); // the blank stays the blank
+    /// assert_eq!(class.canonical_tile(9), None);
+    /// // The canonical goal's tile in the cell where tile 1 lands.
+    /// let moved = class.to_canonical(class.goal()); // = the canonical goal
+    /// let home = class.from_canonical(&moved);
+    /// assert_eq!(home, *class.goal());
+    /// assert_ne!(class.canonical_tile(1), Some(1)); // renamed: the goal is turned
     /// ```
-    pub fn canonical_tile(&self, tile: u8) -> u8 {
-        self.rename[tile as usize]
+    pub fn canonical_tile(&self, tile: u8) -> Option<u8> {
+        ((tile as usize) < self.goal.shape().cells()).then(|| self.rename[tile as usize])
     }
 
     /// The tile of the goal that the canonical goal calls `tile`: the
-    /// inverse of [`canonical_tile`](GoalClass::canonical_tile).
+    /// inverse of [`canonical_tile`](GoalClass::canonical_tile); `None` for
+    /// a number that is no tile of the board.
     ///
     /// ```
     /// use slidedb::symmetry::GoalClass;
     /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// assert_eq!(class.goal_tile(class.canonical_tile(5)), 5);
+    /// for t in 0..9 {
+    ///     assert_eq!(class.goal_tile(class.canonical_tile(t).unwrap()), Some(t));
+    /// }
+    /// assert_eq!(class.goal_tile(40), None);
     /// ```
-    pub fn goal_tile(&self, tile: u8) -> u8 {
+    pub fn goal_tile(&self, tile: u8) -> Option<u8> {
         let n = self.goal.shape().cells();
-        (0..n as u8)
-            .find(|&t| self.rename[t as usize] == tile)
-            .unwrap_or(tile)
+        (0..n as u8).find(|&t| self.rename[t as usize] == tile)
     }
 
     /// Moves found toward the canonical goal, as moves toward the goal.

@@ -32,7 +32,7 @@ static GLOBAL: Counting = Counting;
 fn idastar_allocates_nothing_per_node() {
     let shape = Shape::new(4, 4).unwrap();
     let korf = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
-    let db = pdb::build(&korf, &Partition::standard(&korf, "5-5-5").unwrap(), |_| {});
+    let db = pdb::build(&korf, &Partition::standard(&korf, "5-5-5").unwrap(), |_| {}).unwrap();
     // Korf's instances 9 (46 moves) and 6 (52 moves): a few set-up
     // allocations each (the views, the path), the same for both, though
     // one search generates several times the nodes of the other.

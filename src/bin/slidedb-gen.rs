@@ -81,18 +81,28 @@ fn run(args: &Args) -> Result<()> {
     };
     // One file serves a whole class of goals: it is laid out by, and
     // named after, the class's canonical goal.
+    // A file of the data folder serves its whole class, so it is built
+    // for the class's own goal; a file of --out records the goal asked for.
     let canonical = *GoalClass::of(&asked).canonical();
-    let goal = asked;
-    if goal != canonical && !args.quiet {
-        say!(
-            "slidedb-gen: {} goal {goal}: the {} answers toward it, and serves every goal of its class (named by goal {canonical})",
-            goal.shape(),
-            if args.pdb.is_some() {
-                "pattern databases"
-            } else {
-                "table"
-            },
-        );
+    let goal = if args.out.is_some() { asked } else { canonical };
+    if asked != canonical && !args.quiet {
+        let what = if args.pdb.is_some() {
+            "pattern databases"
+        } else {
+            "table"
+        };
+        if args.out.is_some() {
+            say!(
+                "slidedb-gen: {} goal {asked}: the {what} answers toward it, and serves every goal of its class",
+                asked.shape()
+            );
+        } else {
+            say!(
+                "slidedb-gen: {} goal {asked} is served by the {what} of its class in the data folder, built for goal {canonical} ({}); --out FILE writes one that answers toward {asked} by default",
+                asked.shape(),
+                canonical.shape()
+            );
+        }
     }
     let partition = match &args.pdb {
         Some(sizes) => Some(Partition::standard(&goal, sizes)?),
@@ -114,12 +124,10 @@ fn run(args: &Args) -> Result<()> {
                 )?,
             };
             // The data folder may be created on first use, and says where.
-            if !dir.exists() {
-                std::fs::create_dir_all(&dir)
-                    .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
-                if !args.quiet {
-                    say!("slidedb-gen: created the data folder {}", dir.display());
-                }
+            let created = slidedb::store::create_data_dir(&dir)
+                .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
+            if created && !args.quiet {
+                say!("slidedb-gen: created the data folder {}", dir.display());
             }
             dir.join(match &partition {
                 Some(p) => pattern_file_name(&canonical, &p.sizes()),
@@ -262,6 +270,7 @@ fn build_patterns(
         })
     });
     progress.finish();
+    let db = db?;
     let searched = start.elapsed();
     write_atomic(out, db.as_bytes(), args.force)
         .with_context(|| format!("cannot write {}", out.display()))?;

@@ -5,9 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::format::{self, Frame, Kind, TableError};
+use crate::goals::Goals;
 use crate::rank::placement_count;
 use crate::symmetry::GoalClass;
-use crate::table::file::Goals;
 
 use super::Partition;
 

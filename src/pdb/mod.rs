@@ -20,7 +20,7 @@
 //! use slidedb::{Board, Shape, pdb};
 //! let goal = Board::solved(Shape::EIGHT);
 //! let partition = pdb::Partition::standard(&goal, "4-4").unwrap();
-//! let db = pdb::build(&goal, &partition, |_| {});
+//! let db = pdb::build(&goal, &partition, |_| {}).unwrap();
 //! let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
 //! assert!(db.estimate(&board).unwrap() <= 31);
 //! let found = db.solve(&board).unwrap();
@@ -64,6 +64,14 @@ pub enum PatternError {
         /// Entries it would have.
         placements: u64,
     },
+    /// A partition of another board size than the goal's.
+    #[error("the partition is of {partition} tiles, but the goal is {goal}")]
+    Shape {
+        /// The partition's board size.
+        partition: Shape,
+        /// The goal's.
+        goal: Shape,
+    },
     /// A partition written as group sizes that do not fit the board.
     #[error("bad partition {spec:?}: {why}")]
     Sizes {
@@ -77,6 +85,7 @@ pub enum PatternError {
 /// Disjoint groups of tiles, named by the goal they are built toward.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Partition {
+    shape: Shape,
     groups: Vec<Vec<u8>>,
 }
 
@@ -120,7 +129,7 @@ impl Partition {
                 }
             }
         }
-        Ok(Partition { groups })
+        Ok(Partition { shape, groups })
     }
 
     /// The partition named by its group sizes, such as `6-6-3`, `7-8` or
@@ -141,7 +150,7 @@ impl Partition {
     pub fn standard(goal: &Board, spec: &str) -> Result<Partition, PatternError> {
         let class = GoalClass::of(goal);
         let canonical = Partition::standard_on(class.canonical(), spec)?;
-        Ok(canonical.renamed(goal.shape(), |t| class.goal_tile(t)))
+        canonical.renamed(goal.shape(), |t| class.goal_tile(t))
     }
 
     /// [`standard`](Partition::standard) on a canonical goal: the groups
@@ -214,15 +223,38 @@ impl Partition {
         Partition::new(shape, groups)
     }
 
-    /// The same groups with each tile renamed by `rename` (a bijection of
-    /// the tiles of `shape`), each group sorted again.
-    fn renamed(&self, shape: Shape, rename: impl Fn(u8) -> u8) -> Partition {
+    /// The same groups on `shape` with each tile renamed by `rename` (a
+    /// bijection of the tiles), each group sorted again.
+    fn renamed(
+        &self,
+        shape: Shape,
+        rename: impl Fn(u8) -> Option<u8>,
+    ) -> Result<Partition, PatternError> {
         let groups = self
             .groups
             .iter()
-            .map(|g| g.iter().map(|&t| rename(t)).collect())
-            .collect();
-        Partition::new(shape, groups).expect("a renamed partition is a partition")
+            .map(|g| {
+                g.iter()
+                    .map(|&t| {
+                        rename(t).ok_or_else(|| {
+                            PatternError::Tiles(format!("tile {t} is no tile of {shape}"))
+                        })
+                    })
+                    .collect()
+            })
+            .collect::<Result<_, _>>()?;
+        Partition::new(shape, groups)
+    }
+
+    /// The board size the groups are of.
+    ///
+    /// ```
+    /// use slidedb::{Shape, pdb::Partition};
+    /// let p = Partition::new(Shape::EIGHT, vec![vec![1, 2]]).unwrap();
+    /// assert_eq!(p.shape(), Shape::EIGHT);
+    /// ```
+    pub fn shape(&self) -> Shape {
+        self.shape
     }
 
     /// The groups, each ascending.
@@ -274,7 +306,7 @@ pub struct Progress {
 /// let goal = Board::solved(Shape::new(2, 4).unwrap());
 /// let partition = pdb::Partition::standard(&goal, "4-3").unwrap();
 /// let mut depths = 0;
-/// let db = pdb::build(&goal, &partition, |_| depths += 1);
+/// let db = pdb::build(&goal, &partition, |_| depths += 1).unwrap();
 /// assert_eq!(db.estimate(&goal), Ok(0));
 /// assert!(depths > 2);
 /// ```
@@ -282,11 +314,17 @@ pub fn build(
     goal: &Board,
     partition: &Partition,
     mut progress: impl FnMut(Progress),
-) -> PatternDb<Vec<u8>> {
+) -> Result<PatternDb<Vec<u8>>, PatternError> {
+    if partition.shape != goal.shape() {
+        return Err(PatternError::Shape {
+            partition: partition.shape,
+            goal: goal.shape(),
+        });
+    }
     let class = GoalClass::of(goal);
     let indexed = *class.canonical();
     let groups = partition
-        .renamed(indexed.shape(), |t| class.canonical_tile(t))
+        .renamed(indexed.shape(), |t| class.canonical_tile(t))?
         .groups;
     let n = indexed.shape().cells();
     let total: u64 = groups.iter().map(|g| placement_count(n, g.len())).sum();
@@ -313,11 +351,11 @@ pub fn build(
     }
     let metadata = file::Metadata {
         generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
-        goals: crate::table::file::Goals::new(&class),
+        goals: crate::goals::Goals::new(&class),
         groups,
         layers,
     };
-    PatternDb::new(file::write(&metadata, &body)).expect("built pattern databases are valid")
+    Ok(PatternDb::new(file::write(&metadata, &body)).expect("built pattern databases are valid"))
 }
 
 /// Additive pattern databases toward one goal: for each group of tiles,
@@ -358,7 +396,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let copy = pdb::PatternDb::new(built.as_bytes().to_vec()).unwrap();
     /// assert_eq!(copy.partition(), built.partition());
     /// assert!(pdb::PatternDb::new(&b"not a table"[..]).is_err());
@@ -381,7 +419,8 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         let db = PatternDb {
             partition: layout
                 .partition
-                .renamed(class.goal().shape(), |t| class.goal_tile(t)),
+                .renamed(class.goal().shape(), |t| class.goal_tile(t))
+                .map_err(|e| TableError::metadata(format!("groups: {e}")))?,
             indexed: layout.partition,
             class,
             metadata: layout.metadata,
@@ -422,7 +461,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let mut bytes = built.as_bytes().to_vec();
     /// *bytes.last_mut().unwrap() ^= 1;
     /// assert!(pdb::PatternDb::new(bytes).unwrap().verify().is_err());
@@ -450,7 +489,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert!(db.as_bytes().starts_with(b"SLIDEDB\0"));
     /// ```
     pub fn as_bytes(&self) -> &[u8] {
@@ -462,7 +501,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let len = db.as_bytes().len();
     /// assert_eq!(db.into_inner().len(), len);
     /// ```
@@ -475,7 +514,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert_eq!(db.shape(), Shape::EIGHT);
     /// ```
     pub fn shape(&self) -> Shape {
@@ -488,7 +527,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, pdb};
     /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert_eq!(db.goal(), &goal);
     /// ```
     pub fn goal(&self) -> &Board {
@@ -503,7 +542,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, pdb};
     /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert_eq!(db.indexed_goal().to_string(), "1 2 3 4 5 6 7 8 0");
     /// ```
     pub fn indexed_goal(&self) -> &Board {
@@ -515,7 +554,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert!(db.class().is_canonical());
     /// ```
     pub fn class(&self) -> &GoalClass {
@@ -528,7 +567,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert!(db.serves(&"0 1 2 3 4 5 6 7 8".parse().unwrap()));
     /// assert!(!db.serves(&"1 2 3 4 0 5 6 7 8".parse().unwrap()));
     /// ```
@@ -542,7 +581,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// use slidedb::{Board, pdb};
     /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
     /// let partition = pdb::Partition::standard(&goal, "4-4").unwrap();
-    /// let db = pdb::build(&goal, &partition, |_| {});
+    /// let db = pdb::build(&goal, &partition, |_| {}).unwrap();
     /// assert_eq!(db.partition(), &partition);
     /// ```
     pub fn partition(&self) -> &Partition {
@@ -554,7 +593,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert_eq!(db.indexed_partition(), db.partition()); // the goal is canonical
     /// ```
     pub fn indexed_partition(&self) -> &Partition {
@@ -566,7 +605,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert!(db.generator().starts_with("slidedb "));
     /// ```
     pub fn generator(&self) -> &str {
@@ -579,7 +618,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert_eq!(db.layers(0)[0], 1); // the goal's placement
     /// ```
     pub fn layers(&self, group: usize) -> &[u64] {
@@ -594,7 +633,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// assert_eq!(db.entries(0).len(), 9 * 8 * 7 * 6);
     /// ```
     #[inline]
@@ -608,7 +647,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let board: Board = "2 1 3 4 5 6 7 8 0".parse().unwrap();
     /// assert!(db.estimate(&board).unwrap() >= 2); // 1 and 2 must pass each other
     /// assert!(db.estimate(&Board::solved(slidedb::Shape::new(2, 2).unwrap())).is_err());
@@ -623,7 +662,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb, symmetry::GoalClass};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let korf = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
     /// assert_eq!(db.estimate_toward(&korf, korf.goal()), Ok(0));
     /// ```
@@ -678,7 +717,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let found = db.solve(&"2 3 4 1 5 x 7 6 8".parse().unwrap()).unwrap();
     /// assert_eq!(found.distance(), Some(19));
     /// assert_eq!(db.solve(&"2 1 3 4 5 6 7 8 0".parse().unwrap()).unwrap().moves, None);
@@ -693,7 +732,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// ```
     /// use slidedb::{Board, Shape, pdb, symmetry::GoalClass};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let korf = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
     /// let board: Board = "7 2 4 5 0 6 8 3 1".parse().unwrap();
     /// let found = db.solve_toward(&korf, &board).unwrap();
@@ -739,7 +778,7 @@ impl PatternDb<memmap2::Mmap> {
     /// ```
     /// use slidedb::{Board, Shape, pdb, write_atomic};
     /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     /// let dir = tempfile::tempdir().unwrap();
     /// let path = dir.path().join("pdb.slidedb");
     /// write_atomic(&path, db.as_bytes(), false).unwrap();
@@ -763,7 +802,7 @@ mod tests {
     fn additive_estimates_are_admissible_on_every_eight_puzzle() {
         let goal = Board::solved(Shape::EIGHT);
         let table = generate(&goal, |_| {}).unwrap();
-        let db = build(&goal, &Partition::standard(&goal, "4-4").unwrap(), |_| {});
+        let db = build(&goal, &Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
         let solver = Solver::new(&goal);
         let indexer = Indexer::new(&goal);
         let mut exact_far = 0;

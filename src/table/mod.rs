@@ -7,7 +7,7 @@
 //! holds, every goal of the class: [`Table::solve_toward_into`] answers
 //! toward any of them.
 
-pub(crate) mod file;
+mod file;
 mod generate;
 
 use std::path::Path;
@@ -485,7 +485,7 @@ pub(crate) fn assemble(
 ) -> Table<Vec<u8>> {
     let metadata = file::Metadata {
         generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
-        goals: file::Goals::new(class),
+        goals: crate::goals::Goals::new(class),
         states: class.goal().shape().states(),
         max_distance: layers.len() as u32 - 1,
         layers,

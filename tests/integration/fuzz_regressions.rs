@@ -38,6 +38,19 @@ fn metadata(
     layers: &[u64],
     hardest: &[&[u8]],
 ) -> Vec<u8> {
+    metadata_indexed(rows, cols, goal, goal, states, layers, hardest)
+}
+
+/// [`metadata`] with an indexed goal of its own.
+fn metadata_indexed(
+    rows: u8,
+    cols: u8,
+    goal: &[u8],
+    indexed: &[u8],
+    states: u64,
+    layers: &[u64],
+    hardest: &[&[u8]],
+) -> Vec<u8> {
     let mut m = Vec::new();
     bytes_field(&mut m, b"fuzz");
     m.push(rows);
@@ -45,7 +58,7 @@ fn metadata(
     bytes_field(&mut m, goal);
     m.push(rows);
     m.push(cols);
-    bytes_field(&mut m, goal);
+    bytes_field(&mut m, indexed);
     varint(&mut m, states);
     varint(&mut m, layers.len() as u64);
     for &l in layers {
@@ -363,4 +376,34 @@ fn a_table_larger_than_any_slidedb_writes_is_refused() {
             }
         }
     }
+}
+
+/// A file whose indexed goal is not the canonical goal of its goal would be
+/// read by the wrong layout: refused on open, for both kinds of goal
+/// mismatch (a valid board that is not canonical, and the canonical goal of
+/// another class).
+#[test]
+fn an_indexed_goal_that_is_not_the_goals_canonical_goal_is_refused() {
+    // The 2x2 goal 1 2 3 0 is canonical; its real body, with an indexed
+    // goal of the same class but not canonical, or of the other parity.
+    for indexed in [&[3u8, 2, 1, 0][..], &[2, 1, 3, 0][..], &[1, 2, 0, 3][..]] {
+        let meta = metadata_indexed(
+            2,
+            2,
+            &[1, 2, 3, 0],
+            indexed,
+            12,
+            &[1, 2, 2, 2, 2, 2, 1],
+            &[&[0, 3, 2, 1]],
+        );
+        match open(&file(&meta, &TWO_BY_TWO_BODY)) {
+            Err(TableError::Metadata { what }) => {
+                assert!(what.contains("indexed goal"), "{indexed:?}: {what}")
+            }
+            other => panic!("{indexed:?}: {other:?}"),
+        }
+    }
+    // The same fields with the indexed goal equal to the goal open.
+    let meta = two_by_two();
+    assert!(open(&file(&meta, &TWO_BY_TWO_BODY)).is_ok());
 }

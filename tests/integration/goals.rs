@@ -199,6 +199,9 @@ fn files_in_the_data_folder_are_checked_by_what_they_hold() {
             err.contains(DEFAULT_3X3) && err.contains("does not serve"),
             "{args:?}: {err}"
         );
+        assert_eq!(err.matches("slidedb: error").count(), 1, "{args:?}: {err}");
+        // The fix replaces the wrong file.
+        assert!(err.contains("--force"), "{args:?}: {err}");
     }
     // The same for pattern databases: centre-goal databases under the
     // corner class's name.
@@ -364,6 +367,8 @@ fn out_into_a_missing_folder_is_an_error_naming_it() {
 #[test]
 fn a_transposed_goal_is_answered_toward_itself() {
     let data = tempdir();
+    let (code, _, err) = run_gen(&["--size", "2x3", "--quiet"], data.path());
+    assert_eq!(code, 0, "{err}");
     let goal = "1 2 / 3 4 / 5 0";
     let file = data.path().join("tall.slidedb");
     let (code, _, err) = run_gen(
@@ -382,6 +387,7 @@ fn a_transposed_goal_is_answered_toward_itself() {
             let mut args = args.clone();
             args.push(board);
             let (code, out, err) = run(&args, None, data.path());
+            assert!(!err.contains("built"), "{args:?}: {err}");
             let v: Value = serde_json::from_str(out.trim()).unwrap();
             assert_eq!(v["goal"], "1 2 3 4 5 0", "{err}");
             let parsed = Board::parse(board, None).unwrap();
@@ -405,4 +411,109 @@ fn a_transposed_goal_is_answered_toward_itself() {
         reference.get(&Board::parse("1 2 / 0 3 / 5 4", None).unwrap()),
         Some(&2)
     );
+}
+
+/// A table the data folder gets (built on first use, or by slidedb-gen
+/// without --out) is built for its class's own goal, whichever goal asked
+/// first: named with --table later, it answers toward that goal.
+#[test]
+fn tables_of_the_data_folder_are_built_for_their_class_goal() {
+    let data = tempdir();
+    let (code, out, err) = run(&["solve", "--goal", GOALS[0], BOARDS[2]], None, data.path());
+    assert!(code <= 1, "{err}");
+    check_line(out.trim_end(), BOARDS[2], GOALS[0]);
+    let (code, _, err) = run_gen(&["--goal", GOALS[1], "--quiet"], data.path());
+    assert_eq!(code, 0, "{err}");
+    for (file, goal) in [
+        (DEFAULT_3X3, "1 2 3 4 5 6 7 8 0"),
+        ("3x3-1-2-3-4-5-6-7-0-8.slidedb", "1 2 3 4 5 6 7 0 8"),
+    ] {
+        let path = data.path().join(file);
+        let (code, out, err) = run(
+            &["stats", "--table", path_str(&path), "--json"],
+            None,
+            data.path(),
+        );
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["goal"], goal, "{file}");
+    }
+}
+
+/// A named data folder is created if missing, but not its parents: a
+/// mistyped path makes no folders. `solve` still answers (from memory) and
+/// says why nothing was saved; `slidedb-gen` fails, naming the folder.
+#[test]
+fn a_named_data_folder_gets_no_parents() {
+    let root = tempdir();
+    let deep = root.path().join("no/such");
+    let (code, out, err) = run(
+        &["solve", "--data", path_str(&deep), BOARDS[2]],
+        None,
+        root.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    check_line(out.trim_end(), BOARDS[2], "1 2 3 4 5 6 7 8 0");
+    assert!(
+        err.contains("could not save")
+            && err.contains(&format!(
+                "{} does not exist",
+                root.path().join("no").display()
+            )),
+        "{err}"
+    );
+    let (code, _, err) = run_gen(&["--data", path_str(&deep), "--quiet"], root.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("does not exist"), "{err}");
+    assert!(!root.path().join("no").exists());
+    // One level is created, and the message says where.
+    let shallow = root.path().join("tables");
+    let (code, _, err) = run(
+        &["solve", "--data", path_str(&shallow), BOARDS[2]],
+        None,
+        root.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("created the data folder {}", shallow.display())),
+        "{err}"
+    );
+    assert!(shallow.join(DEFAULT_3X3).is_file());
+}
+
+/// `compare` asked for the table row when the table cannot be had: one
+/// error, not a note and then another error.
+#[test]
+fn compare_without_its_table_is_one_error() {
+    let data = tempdir();
+    let (code, out, err) = run(
+        &[
+            "compare",
+            "--size",
+            "3x4",
+            "--algos",
+            "table,astar",
+            "1 2 3 4 5 6 7 8 9 10 0 11",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(err.matches("slidedb:").count(), 1, "{err}");
+    assert!(err.contains("slidedb-gen --size 3x4"), "{err}");
+    // Without --algos the searches run, unjudged.
+    let (code, out, err) = run(
+        &[
+            "compare",
+            "--size",
+            "3x4",
+            "--algos",
+            "astar",
+            "1 2 3 4 5 6 7 8 9 10 0 11",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("astar"), "{out}");
 }

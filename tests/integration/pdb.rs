@@ -13,7 +13,7 @@ use slidedb::{Board, Shape, TableError};
 fn admissible_and_optimal_on_every_two_by_four_board() {
     let shape = Shape::new(2, 4).unwrap();
     let goal = Board::solved(shape);
-    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {});
+    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
     let mut exact = 0;
     for (board, &d) in &common::reference_bfs(&goal) {
         let h = db.estimate(board).unwrap();
@@ -31,7 +31,7 @@ fn admissible_and_optimal_on_every_two_by_four_board() {
 #[test]
 fn optimal_on_every_board_toward_a_centre_goal() {
     let goal: Board = "1 2 3 4 0 5 6 7 8".parse().unwrap();
-    let db = pdb::build(&goal, &Partition::standard(&goal, "4-4").unwrap(), |_| {});
+    let db = pdb::build(&goal, &Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
     for (board, &d) in &common::reference_bfs(&goal) {
         let found = db.solve(board).unwrap();
         let moves = found.moves.unwrap();
@@ -49,7 +49,7 @@ fn admissible_on_a_large_sample_of_three_by_four_boards() {
     let shape = Shape::new(3, 4).unwrap();
     let goal = Board::solved(shape);
     let table = slidedb::generate(&goal, |_| {}).unwrap();
-    let db = pdb::build(&goal, &Partition::standard(&goal, "6-5").unwrap(), |_| {});
+    let db = pdb::build(&goal, &Partition::standard(&goal, "6-5").unwrap(), |_| {}).unwrap();
     let mut rng = SplitMix64::new(34);
     let (mut sum_h, mut sum_d) = (0u64, 0u64);
     for _ in 0..200_000 {
@@ -83,7 +83,7 @@ fn fifteen_555(canonical: &Board) -> &'static PatternDb<Vec<u8>> {
     let mut built = BUILT.get_or_init(Default::default).lock().unwrap();
     built.entry(*canonical).or_insert_with(|| {
         let partition = Partition::standard(canonical, "5-5-5").unwrap();
-        Box::leak(Box::new(pdb::build(canonical, &partition, |_| {})))
+        Box::leak(Box::new(pdb::build(canonical, &partition, |_| {}).unwrap()))
     })
 }
 
@@ -135,7 +135,7 @@ fn solves_the_easiest_korf_instances_optimally() {
 #[test]
 fn pattern_files_open_and_are_not_tables() {
     let goal = Board::solved(Shape::new(2, 4).unwrap());
-    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {});
+    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
     let copy = PatternDb::new(db.as_bytes().to_vec()).unwrap();
     copy.verify().unwrap();
     assert_eq!(copy.partition(), db.partition());
@@ -221,7 +221,8 @@ fn mirrors_of_non_square_boards_keep_idastar_optimal() {
             &goal,
             &Partition::new(goal.shape(), groups).unwrap(),
             |_| {},
-        );
+        )
+        .unwrap();
         for (board, &d) in &common::reference_bfs(&goal) {
             let moves = db.solve(board).unwrap().moves.unwrap();
             assert_eq!(moves.len() as u32, d, "{board:?} toward {goal:?}");
@@ -251,7 +252,7 @@ fn reseal(bytes: &mut [u8]) {
 #[test]
 fn sealed_but_wrong_pattern_files_are_refused() {
     let goal = Board::solved(Shape::new(2, 4).unwrap());
-    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {});
+    let db = pdb::build(&goal, &Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
     let bytes = db.as_bytes().to_vec();
     let body = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
     // Group 1 is tiles 1 2 3 4, home in cells 0 1 2 3: rank 0.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use serde::Serialize;
-use slidedb::{Board, Engine, Method, Move, Solver, Stats, moves_to_string};
+use slidedb::{Board, Engine, Exact, Method, Move, Solver, Stats, moves_to_string};
 
 use crate::alloc::peak_during;
 use crate::data::DataArgs;
@@ -77,26 +77,35 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     // Without it, optimality is not judged.
     let shape = board.shape();
     let big = shape.cells() > slidedb::MAX_TABLE_CELLS;
-    let exact = if big && data.patterns(shape)?.is_none() {
-        say!(
-            "slidedb: no pattern databases for {shape} goal {goal}, so optimality is not judged: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb {}",
-            crate::data::suggested_sizes(shape)
-        );
-        None
-    } else {
-        match data.engine(shape, Method::Exact) {
-            Ok(engine) => Some(engine),
-            Err(e) => {
-                say!("slidedb: no table, so optimality is not judged: {e:#}");
-                None
-            }
+    // Named with --algos, the table must be had; by default, without it
+    // the searches still run, unjudged.
+    let named = args.algos.contains(&Algo::Table);
+    let exact = match data.exact(shape) {
+        Ok(Exact::Nothing { .. }) if named => {
+            // The error names the command that builds them.
+            data.require_patterns(shape)?;
+            None
+        }
+        Ok(Exact::Nothing { .. }) => {
+            say!(
+                "slidedb: no pattern databases for {shape} goal {goal}, so optimality is not judged: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb {}",
+                crate::data::suggested_sizes(shape)
+            );
+            None
+        }
+        Ok(_) => Some(data.engine(shape, Method::Exact)?),
+        Err(e) if named => return Err(e),
+        Err(e) => {
+            say!("slidedb: no table, so optimality is not judged: {e:#}");
+            None
         }
     };
     let known = exact.is_some();
     let solver = Solver::new(&goal);
     let algos = match (args.algos.is_empty(), big) {
         (false, _) => &args.algos[..],
-        (true, false) => &ALL[..],
+        (true, false) if known => &ALL[..],
+        (true, false) => &ALL[1..],
         (true, true) => {
             say!(
                 "slidedb: on {} boards only the table (pattern databases) and idastar run by default: bfs, dfs and iddfs would not finish, and astar can need gigabytes; name them with --algos to run them anyway",

@@ -12,7 +12,8 @@ use slidedb::pdb::PatternDb;
 use slidedb::store::{Bytes, pattern_file_prefix};
 use slidedb::symmetry::GoalClass;
 use slidedb::{
-    Board, Database, DatabaseError, Engine, Event, ForGoal, Method, Shape, Table, default_file_name,
+    Board, Database, DatabaseError, Engine, Event, Exact, ForGoal, Method, Shape, Source, Table,
+    TableError, default_file_name,
 };
 
 #[derive(ClapArgs)]
@@ -30,9 +31,10 @@ pub struct DataArgs {
     /// board has at most 9 cells].
     #[arg(long, value_name = "PATH")]
     pub table: Option<PathBuf>,
-    /// The pattern databases file, for boards over 12 cells and for
-    /// --heuristic pdb [default: the largest of the goal's class in the
-    /// data folder].
+    /// The pattern databases file: answers (by IDA*) the boards of its size,
+    /// also where a full table exists, and is the estimate of --heuristic
+    /// pdb [default: for boards over 12 cells, or 10 to 12 without their
+    /// table, the largest of the goal's class in the data folder].
     #[arg(long, value_name = "PATH")]
     pub pdb: Option<PathBuf>,
     /// The data folder, where tables are looked for and saved [default:
@@ -96,31 +98,14 @@ impl DataArgs {
         }
         // A named file that cannot serve the goal asked for fails now.
         if let Some(size) = data.size {
-            let goal = data.goal_for(size)?;
-            if let Some(t) = data.db.named_table().filter(|t| t.shape() == size)
-                && !t.serves(&goal)
-            {
-                let e = wrong(&self.table, Kind::FullTable, &goal, t.goal());
-                return Err(data.explain(e, Some(&goal)));
+            if data.db.named_table().is_some() {
+                data.table(size)?;
             }
-            if let Some(p) = data.db.named_patterns().filter(|p| p.shape() == size)
-                && !p.serves(&goal)
-            {
-                let e = wrong(&self.pdb, Kind::PatternDatabases, &goal, p.goal());
-                return Err(data.explain(e, Some(&goal)));
+            if data.db.named_patterns().is_some() {
+                data.patterns(size)?;
             }
         }
         Ok(data)
-    }
-}
-
-/// The error of a named file that does not serve `asked`.
-fn wrong(path: &Option<PathBuf>, kind: Kind, asked: &Board, holds: &Board) -> DatabaseError {
-    DatabaseError::WrongGoal {
-        path: path.clone().unwrap_or_default(),
-        kind,
-        asked: *asked,
-        holds: *holds,
     }
 }
 
@@ -184,6 +169,11 @@ impl Data {
         ask(&self.db, &goal).map_err(|e| self.explain(e, Some(&goal)))
     }
 
+    /// What gives exact answers for boards of `shape` toward their goal.
+    pub fn exact(&self, shape: Shape) -> Result<Exact> {
+        self.ask(shape, Database::exact)
+    }
+
     /// What answers boards of `shape` toward their goal by `method`.
     pub fn engine(&self, shape: Shape, method: Method) -> Result<Engine> {
         self.ask(shape, |db, goal| db.engine(goal, method))
@@ -241,7 +231,10 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
             suggested_sizes(*shape)
         )),
         DatabaseError::WrongGoal {
-            asked, kind, path, ..
+            asked,
+            kind,
+            origin,
+            ..
         } => {
             let pdb = match kind {
                 Kind::FullTable => String::new(),
@@ -250,7 +243,10 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
             // A wrong file under the class's own name in the data folder
             // is what the build replaces.
             let canonical = *GoalClass::of(asked).canonical();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let name = match origin {
+                Source::File(path) => path.file_name().and_then(|n| n.to_str()).unwrap_or(""),
+                _ => "",
+            };
             let force = if name == default_file_name(&canonical)
                 || name.starts_with(&pattern_file_prefix(&canonical))
             {
@@ -263,17 +259,22 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
                 gen_table(asked, &format!("{data}{pdb}{force}"))
             ))
         }
-        DatabaseError::File { path, .. } => Some(match goal {
-            Some(goal) if goal.shape().cells() <= slidedb::MAX_TABLE_CELLS => format!(
-                "with\n    {}",
-                gen_table(goal, &format!(" --out {} --force", path.display()))
-            ),
-            _ => format!(
-                "with slidedb-gen --out {} --force (and the --size, --goal and --pdb it was built with)",
-                path.display()
-            ),
-        }),
-        DatabaseError::NoDataDir => Some("with --data DIR".to_string()),
+        // Damage and other versions are fixed by rebuilding; another kind
+        // of file, or not a table at all, by checking the path.
+        DatabaseError::File { path, source }
+            if !matches!(source, TableError::BadMagic | TableError::WrongKind { .. }) =>
+        {
+            Some(match goal {
+                Some(goal) if goal.shape().cells() <= slidedb::MAX_TABLE_CELLS => format!(
+                    "with\n    {}",
+                    gen_table(goal, &format!(" --out {} --force", path.display()))
+                ),
+                _ => format!(
+                    "with slidedb-gen --out {} --force (and the --size, --goal and --pdb it was built with)",
+                    path.display()
+                ),
+            })
+        }
         _ => None,
     };
     match hint {

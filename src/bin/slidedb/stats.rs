@@ -6,7 +6,11 @@ use anyhow::Result;
 use clap::Args as ClapArgs;
 use serde::Serialize;
 
-use crate::data::{Data, DataArgs};
+use slidedb::pdb::PatternDb;
+use slidedb::store::Bytes;
+use slidedb::{Exact, ForGoal};
+
+use crate::data::DataArgs;
 
 #[derive(ClapArgs)]
 pub struct StatsArgs {
@@ -49,11 +53,10 @@ struct JsonPatterns {
 
 /// What pattern databases hold: per group, its tiles and the spread of
 /// its values (the tiles named toward the databases' own goal).
-fn patterns(args: &StatsArgs, data: &Data) -> Result<u8> {
-    let shape = data.shape();
-    let goal = data.goal_for(shape)?;
-    let db = data.require_patterns(shape)?;
-    let class = *db.toward();
+fn patterns(args: &StatsArgs, found: &ForGoal<PatternDb<Bytes>>) -> Result<u8> {
+    let class = *found.toward();
+    let (shape, goal) = (class.goal().shape(), *class.goal());
+    let db = found.get();
     let groups: Vec<JsonGroup> = db
         .indexed_partition()
         .groups()
@@ -61,7 +64,7 @@ fn patterns(args: &StatsArgs, data: &Data) -> Result<u8> {
         .enumerate()
         .map(|(g, tiles)| {
             // The tiles as the goal asked for names them.
-            let mut tiles: Vec<u8> = tiles.iter().map(|&t| class.goal_tile(t)).collect();
+            let mut tiles: Vec<u8> = tiles.iter().filter_map(|&t| class.goal_tile(t)).collect();
             tiles.sort_unstable();
             let layers = db.layers(g).to_vec();
             let entries: u64 = layers.iter().sum();
@@ -129,18 +132,18 @@ fn patterns(args: &StatsArgs, data: &Data) -> Result<u8> {
 
 pub fn run(args: &StatsArgs) -> Result<u8> {
     let data = args.data.open(true)?;
-    if args.data.pdb.is_some() || data.shape().cells() > slidedb::MAX_TABLE_CELLS {
-        return patterns(args, &data);
-    }
-    let table = data.table(data.shape())?;
-    let class = table.toward();
+    // What the exact answers come from is what is described.
+    let found = match data.exact(data.shape())? {
+        Exact::Table(table) => table,
+        Exact::Patterns(db) => return patterns(args, &db),
+        // Nothing to describe: the error names what to build.
+        _ => return patterns(args, &data.require_patterns(data.shape())?),
+    };
+    let class = found.toward();
     // The goal's own view: its goal, and the hardest boards toward it.
     let (shape, goal) = (class.goal().shape(), class.goal());
-    let hardest: Vec<_> = table
-        .hardest()
-        .iter()
-        .map(|b| class.from_canonical(&table.class().to_canonical(b)))
-        .collect();
+    let hardest = found.hardest();
+    let table = found.get();
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
         let j = JsonStats {
@@ -177,8 +180,13 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
         }
         writeln!(
             out,
-            "hardest ({} states at distance {}{}):",
+            "hardest ({} {} at distance {}{}):",
             table.layers().last().copied().unwrap_or(0),
+            if table.layers().last() == Some(&1) {
+                "state"
+            } else {
+                "states"
+            },
             table.max_distance(),
             if (hardest.len() as u64) < table.layers().last().copied().unwrap_or(0) {
                 format!(", first {} listed", hardest.len())

@@ -76,7 +76,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
     // against: the databases' own bytes are checked.
     if shape.cells() > slidedb::MAX_TABLE_CELLS {
         let found = data.require_patterns(shape)?;
-        return Ok(if check_patterns(&found) { 0 } else { 1 });
+        return Ok(if check_patterns(found.get()) { 0 } else { 1 });
     }
     let table = data.table(shape)?;
     let class = *table.toward();
@@ -89,16 +89,17 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         );
     }
     let start = Instant::now();
-    let mut failed = false;
-    match check_table(&*table) {
+    match check_table(table.get()) {
         Ok(()) => println!(
             "table: {} states; checksum, every entry against its neighbours, and a fresh search agree ({:.3} s)",
-            table.states(),
+            table.get().states(),
             start.elapsed().as_secs_f64()
         ),
         Err(fault) => {
+            // A search checked against a damaged table proves nothing.
             println!("table: FAULT: {fault}");
-            failed = true;
+            println!("the search is not checked against a damaged table");
+            return Ok(1);
         }
     }
     let algorithm = match args.algo {
@@ -106,12 +107,12 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         VerifyAlgo::Idastar => Algorithm::IdaStar,
     };
     // The estimate: a plain heuristic, or the goal class's pattern
-    // databases, toward the table's own goal.
+    // databases.
     let patterns = match args.heuristic.plain() {
         Some(_) => None,
         None => {
             let found = data.require_patterns(shape)?;
-            if !check_patterns(&found) {
+            if !check_patterns(found.get()) {
                 return Ok(1);
             }
             Some(found)
@@ -122,31 +123,31 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
     let toward = class;
     let solver = Solver::new(class.goal());
     let solve = |board: &Board| match (&patterns, args.heuristic.plain()) {
-        (Some(db), _) if algorithm == Algorithm::IdaStar => db.solve_toward(&toward, board),
-        (Some(db), _) => solver.solve_estimated(board, algorithm, |b| {
-            db.estimate_toward(&toward, b)
-                .expect("a board of the table's goal")
-        }),
+        (Some(db), _) if algorithm == Algorithm::IdaStar => db.solve(board),
+        // The databases serve the goal, and the boards are of its shape.
+        (Some(db), _) => solver.solve_estimated(board, algorithm, |b| db.estimate(b).unwrap_or(0)),
         (None, heuristic) => solver.solve(board, algorithm, heuristic.unwrap_or_default()),
     };
     let start = Instant::now();
-    let states = table.states();
+    let states = table.get().states();
     let report = if args.all {
-        check_search_toward(&table, &toward, 0..states, solve)
+        check_search_toward(table.get(), &toward, 0..states, solve)?
     } else {
         let n = args.sample.unwrap_or(1000).min(states);
         let mut rng = SplitMix64::new(args.seed);
         let picks: Vec<u64> = (0..n).map(|_| rng.below(states)).collect();
-        check_search_toward(&table, &toward, picks, solve)
+        check_search_toward(table.get(), &toward, picks, solve)?
     };
     for m in &report.mismatches {
         let got = m
             .search
             .map_or("no valid path".to_string(), |l| format!("{l} moves"));
+        let want = m
+            .table
+            .map_or("damaged".to_string(), |l| format!("{l} moves"));
         println!(
-            "mismatch: {}: table {} moves, {} {got}",
+            "mismatch: {}: table {want}, {} {got}",
             m.board,
-            m.table,
             algorithm.name()
         );
     }
@@ -158,6 +159,5 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         report.expanded,
         start.elapsed().as_secs_f64()
     );
-    failed |= !report.mismatches.is_empty();
-    Ok(if failed { 1 } else { 0 })
+    Ok(if report.mismatches.is_empty() { 0 } else { 1 })
 }
