@@ -86,19 +86,19 @@ fn run(args: &Args) -> Result<()> {
     let canonical = *GoalClass::of(&asked).canonical();
     let goal = if args.out.is_some() { asked } else { canonical };
     if asked != canonical && !args.quiet {
-        let what = if args.pdb.is_some() {
-            "pattern databases"
+        let (what, answers, serves) = if args.pdb.is_some() {
+            ("pattern databases", "answer", "serve")
         } else {
-            "table"
+            ("table", "answers", "serves")
         };
         if args.out.is_some() {
             say!(
-                "slidedb-gen: {} goal {asked}: the {what} answers toward it, and serves every goal of its class",
+                "slidedb-gen: {} goal {asked}: the {what} {answers} toward it, and {serves} every goal of its class",
                 asked.shape()
             );
         } else {
             say!(
-                "slidedb-gen: {} goal {asked} is served by the {what} of its class in the data folder, built for goal {canonical} ({}); --out FILE writes one that answers toward {asked} by default",
+                "slidedb-gen: {} goal {asked} is served by the {what} of its class in the data folder, built for goal {canonical} ({}); --out FILE writes a file that answers toward {asked} by default",
                 asked.shape(),
                 canonical.shape()
             );

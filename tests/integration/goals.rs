@@ -517,3 +517,37 @@ fn compare_without_its_table_is_one_error() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("astar"), "{out}");
 }
+
+/// A 10 to 12 cell board whose table is missing (too big to build on the
+/// fly) is answered exactly through its class's pattern databases when the
+/// data folder has them: the same lengths as IDA* with Manhattan distance.
+#[test]
+fn pattern_databases_answer_a_board_whose_table_is_missing() {
+    let data = tempdir();
+    let (code, _, err) = run_gen(&["--size", "3x4", "--pdb", "6-5", "--quiet"], data.path());
+    assert_eq!(code, 0, "{err}");
+    let boards = [
+        "1 2 3 4 5 6 7 8 9 10 0 11",
+        "5 1 2 3 0 6 7 4 9 10 11 8",
+        "1 2 3 4 9 5 6 8 0 10 7 11",
+    ];
+    let mut exact = vec!["solve", "--size", "3x4"];
+    exact.extend(boards);
+    let (code, by_pdb, err) = run(&exact, None, data.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("error"), "{err}");
+    let mut manhattan = vec!["solve", "--size", "3x4", "--algo", "idastar"];
+    manhattan.extend(boards);
+    let (code, by_search, err) = run(&manhattan, None, data.path());
+    assert_eq!(code, 0, "{err}");
+    let lengths = |out: &str| out.lines().map(str::len).collect::<Vec<_>>();
+    assert_eq!(lengths(&by_pdb), lengths(&by_search));
+    for (line, board) in by_pdb.lines().zip(boards) {
+        assert_eq!(
+            apply(&cells(board), 4, line),
+            cells("1 2 3 4 5 6 7 8 9 10 11 0"),
+            "{board}"
+        );
+    }
+    assert!(lengths(&by_pdb).iter().any(|&l| l > 5));
+}
