@@ -119,7 +119,7 @@ fn report(event: &Event) {
                 "slidedb: {event}; build them with\n    slidedb-gen --size {shape} --goal \"{goal}\" --pdb {}\n{}",
                 suggested_sizes(shape),
                 if shape.cells() == 16 {
-                    "(seconds and 12 MB; --pdb 7-8 is the strongest: about 4 minutes, 1.6 GB of memory and a 577 MB file)"
+                    "(seconds and 12 MB; --pdb 7-8 is the strongest: 2 to 4 minutes, 1.6 GB of memory and a 577 MB file)"
                 } else {
                     "(other group sizes of up to 8 tiles, adding up to the tiles, also work)"
                 }
