@@ -65,10 +65,12 @@
 //!   sections, checksums, checked sizes (nothing).
 //! - [`store`]: the data folder, file names, memory maps, the atomic write
 //!   (`board`, `format`).
+//! - `goals` (private): the goals every file records, and their checks
+//!   (`board`, `symmetry`, `format`).
 //! - [`table`]: the full table, its bytes, and the parallel BFS that builds
 //!   it (all of the above but `solver`).
 //! - [`pdb`]: additive pattern databases, their bytes, their builder and
-//!   IDA* over them (the above, and `table`'s file checks).
+//!   IDA* over them (all of the above but `solver`; not `table`).
 //! - [`verify`]: full checks of a table, and of the searches against it
 //!   (`table`, `solver`).
 //! - [`database`]: the engine over a data folder (everything).
