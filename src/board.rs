@@ -425,7 +425,8 @@ impl Board {
     /// assert!(Board::parse("1 2 3 4 5 0", None).is_err());
     /// ```
     pub fn parse(text: &str, shape: Option<Shape>) -> Result<Board, BoardError> {
-        let text = text.trim();
+        // A byte-order mark (as some editors start a file) is no cell.
+        let text = text.trim().trim_start_matches('\u{feff}').trim();
         if text.is_empty() {
             return Err(BoardError::Empty);
         }
@@ -460,7 +461,9 @@ impl Board {
                 });
             }
             (Some(s), _) | (None, Some(s)) => s,
-            (None, None) => infer_shape(count)?,
+            // Two blanks or a tile written twice are faults whatever the
+            // size: say so rather than ask which size was meant.
+            (None, None) => infer_shape(count).map_err(|e| cells.fault().unwrap_or(e))?,
         };
         if count != shape.cells() {
             return Err(BoardError::WrongCellCount {
@@ -660,6 +663,19 @@ struct Cells {
 }
 
 impl Cells {
+    /// Two blanks, or a tile written twice, among the cells kept.
+    fn fault(&self) -> Option<BoardError> {
+        let values = &self.values[..self.len.min(MAX_CELLS)];
+        let blanks = values.iter().filter(|&&v| v == 0).count();
+        if blanks > 1 {
+            return Some(BoardError::TooManyBlanks { count: blanks });
+        }
+        values.iter().enumerate().find_map(|(i, &v)| {
+            (v != 0 && v <= u8::MAX as u64 && values[..i].contains(&v))
+                .then_some(BoardError::DuplicateTile { tile: v as u8 })
+        })
+    }
+
     fn push(&mut self, value: u64) {
         if let Some(slot) = self.values.get_mut(self.len) {
             *slot = value;
@@ -802,6 +818,15 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_is_no_cell() {
+        assert_eq!(
+            eight("\u{feff}2 3 4 1 5 x 7 6 8"),
+            eight("2 3 4 1 5 x 7 6 8")
+        );
+        assert_eq!(eight("\u{feff}123/456/78x"), eight("123/456/78x"));
+    }
+
+    #[test]
     fn invalid_boards_are_named() {
         use BoardError::*;
         type Check = fn(&BoardError) -> bool;
@@ -830,6 +855,14 @@ mod tests {
             ("1,,2,3,4,5,6,7,0", |e| matches!(e, EmptyCell)),
             ("12 3,4,5,6,7,8,0", |e| matches!(e, MixedSeparators)),
             ("123/45/678", |e| matches!(e, RaggedRows { row: 2, .. })),
+            // Two blanks or a twice-written tile, whatever the size: not
+            // "10 cells could be 2x5 or 5x2".
+            ("1 2 3 4 5 6 7 8 x x", |e| {
+                matches!(e, TooManyBlanks { count: 2 })
+            }),
+            ("1 2 3 4 5 6 7 7 9 0", |e| {
+                matches!(e, DuplicateTile { tile: 7 })
+            }),
         ];
         for (text, check) in cases {
             let err = Board::parse(text, None).unwrap_err();

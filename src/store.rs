@@ -103,6 +103,12 @@ pub fn create_data_dir(dir: &Path) -> io::Result<bool> {
     if dir.is_dir() {
         return Ok(false);
     }
+    if dir.exists() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("{} is not a folder", dir.display()),
+        ));
+    }
     if platform_data_dir().as_deref() == Some(dir) {
         fs::create_dir_all(dir)?;
     } else {
@@ -219,6 +225,81 @@ fn existing_parent(path: &Path) -> io::Result<PathBuf> {
     }
 }
 
+/// Checks that [`write_atomic`] may write `path`: nothing is there, or
+/// (with `overwrite`) a regular file. A directory, a device, a FIFO or a
+/// socket is never replaced, whatever `overwrite` says; a symbolic link is
+/// refused too (the write would replace the link itself, not the file it
+/// points to): name the file it points to instead. An existing regular
+/// file without `overwrite` is an `AlreadyExists` error.
+///
+/// ```
+/// use std::io::ErrorKind;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("t.slidedb");
+/// assert!(slidedb::store::check_target(&path, false).is_ok());
+/// std::fs::write(&path, b"old").unwrap();
+/// assert_eq!(slidedb::store::check_target(&path, false).unwrap_err().kind(), ErrorKind::AlreadyExists);
+/// assert!(slidedb::store::check_target(&path, true).is_ok());
+/// assert!(slidedb::store::check_target(dir.path(), true).is_err()); // a directory
+/// ```
+pub fn check_target(path: &Path, overwrite: bool) -> io::Result<()> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let kind = meta.file_type();
+    let refuse = |what: String| Err(io::Error::new(io::ErrorKind::InvalidInput, what));
+    if kind.is_symlink() {
+        let to = fs::read_link(path)
+            .map(|t| format!(" (to {})", t.display()))
+            .unwrap_or_default();
+        return refuse(format!(
+            "{} is a symbolic link{to}: name the file itself",
+            path.display()
+        ));
+    }
+    if !kind.is_file() {
+        return refuse(format!(
+            "{} is {}, not a regular file: name a file to write",
+            path.display(),
+            file_kind(&kind)
+        ));
+    }
+    if !overwrite {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} exists", path.display()),
+        ));
+    }
+    Ok(())
+}
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// The folder `path` is in: its parent, or `.` for a bare name.
 fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
@@ -233,7 +314,9 @@ fn parent_dir(path: &Path) -> PathBuf {
 /// never a part, and a writer killed at any moment leaves `path` as it was.
 ///
 /// Without `overwrite`, an existing `path` is an `AlreadyExists` error, and
-/// the final step refuses to replace a file that appeared meanwhile. The
+/// the final step refuses to replace a file that appeared meanwhile. With
+/// it, only a regular file is replaced (see [`check_target`]: never a
+/// directory, device, FIFO, socket or symbolic link). The
 /// folder must exist (a missing one is a `NotFound` error naming it; it is
 /// never created here). On any error the temporary file is removed.
 ///
@@ -251,15 +334,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()
             format!("{} exists", path.display()),
         )
     };
-    if !overwrite && path.exists() {
-        return Err(exists());
-    }
-    if path.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            format!("{} is a directory", path.display()),
-        ));
-    }
+    check_target(path, overwrite)?;
     // Dropping `temp` on any early return removes the file.
     let mut temp = temp_builder().tempfile_in(&dir)?;
     temp.write_all(bytes)?;

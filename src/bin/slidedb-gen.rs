@@ -18,7 +18,7 @@ use slidedb::{Board, Shape, default_file_name, generate, write_atomic};
 /// Build the exact distance table of a sliding-tile puzzle: one reverse
 /// breadth-first search from the goal over every reachable board.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(name = "slidedb-gen", version, about)]
 struct Args {
     /// Board size as ROWSxCOLS [default: from --goal, else 3x3].
     #[arg(long, value_name = "RxC")]
@@ -36,8 +36,8 @@ struct Args {
     /// directory, such as ~/.local/share/slidedb]; created if missing.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     data: Option<PathBuf>,
-    /// Worker threads [default: one per core].
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 [default: one per core].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
     /// Build additive pattern databases instead of a full table, with
     /// groups of these sizes: 7-8, 6-6-3 or 5-5-5 for 4x4 (the sizes must
@@ -52,17 +52,30 @@ struct Args {
     quiet: bool,
 }
 
-/// Writes a diagnostic line to stderr. A closed stderr is no reason to
-/// panic, so write errors are ignored.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
-    }};
+#[macro_use]
+#[path = "slidedb/console.rs"]
+mod console;
+
+/// The most worker threads `--threads` takes: far more than any machine
+/// this runs on has cores, far fewer than would exhaust its memory.
+const MAX_THREADS: usize = 256;
+
+/// `--threads N`, bounded.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "use 1 to {MAX_THREADS} threads (this machine has {cores} cores)"
+        )),
+    }
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = match console::parse::<Args>("slidedb-gen") {
+        Ok(args) => args,
+        Err(code) => return code,
+    };
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -136,13 +149,14 @@ fn run(args: &Args) -> Result<()> {
         }
     };
     // Everything that can be checked before the search is checked first.
-    anyhow::ensure!(
-        !out.is_dir(),
-        "{} is a directory: --out names the table file",
-        out.display()
-    );
-    if out.exists() && !args.force {
-        anyhow::bail!("{} exists: pass --force to replace it", out.display());
+    // --force replaces a regular file and nothing else.
+    if let Err(e) = slidedb::store::check_target(&out, args.force) {
+        match e.kind() {
+            std::io::ErrorKind::AlreadyExists => {
+                anyhow::bail!("{} exists: pass --force to replace it", out.display())
+            }
+            _ => return Err(e.into()),
+        }
     }
     // A read-only or forbidden folder fails now, not after the search.
     slidedb::store::check_writable(&out)

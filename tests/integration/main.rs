@@ -12,6 +12,8 @@ mod bfs;
 // These run the built binaries, which need the `cli` feature (default).
 #[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "cli")]
+mod defects;
 mod dfs;
 mod distributions;
 #[cfg(feature = "cli")]

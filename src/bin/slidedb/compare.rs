@@ -1,6 +1,6 @@
 //! `slidedb compare`: every algorithm on one board, side by side.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -153,7 +153,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             },
         });
     }
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = crate::output();
     // What is optimal: the exact engine's length (its row's, or found now).
     let best = match (&exact, rows.iter().find(|r| r.algo == Algo::Table)) {
         (Some(_), Some(row)) => row.moves.as_ref().map(|m| m.len() as u32),

@@ -5,19 +5,12 @@
 //! unsolvable (and none invalid) or `verify` finds a mismatch, 2 on any
 //! error.
 
-use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Writes a diagnostic line to stderr. A closed stderr is no reason to
-/// panic, so write errors are ignored.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
-    }};
-}
+#[macro_use]
+mod console;
 
 mod alloc;
 mod compare;
@@ -55,7 +48,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match console::parse::<Cli>("slidedb") {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let result = match &cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Stats(args) => stats::run(args),
@@ -64,7 +60,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        // A closed stdout (`slidedb solve < boards | head -1`) ends the
+        // program quietly.
+        Err(e) if console::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             say!("slidedb: error: {e:#}");
             ExitCode::from(2)
@@ -72,11 +70,4 @@ fn main() -> ExitCode {
     }
 }
 
-/// A closed stdout (`slidedb solve < boards | head -1`) ends the program
-/// quietly.
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
-    })
-}
+pub use console::output;

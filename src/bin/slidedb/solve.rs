@@ -1,7 +1,7 @@
 //! `slidedb solve`: one output line per board.
 
 use std::collections::HashMap;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
@@ -170,8 +170,7 @@ pub fn run(args: &SolveArgs) -> Result<u8> {
         method,
         engines: HashMap::new(),
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = crate::output();
     let mut tally = Tally::default();
     if args.boards.is_empty() {
         answer_stdin(&mut run, &mut out, &mut tally)?;

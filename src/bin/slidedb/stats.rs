@@ -1,6 +1,6 @@
 //! `slidedb stats`: what a table (or pattern databases file) holds.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 
 use anyhow::Result;
 use clap::Args as ClapArgs;
@@ -90,7 +90,7 @@ fn patterns(args: &StatsArgs, found: &ForGoal<PatternDb<Bytes>>) -> Result<u8> {
             }
         })
         .collect();
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = crate::output();
     if args.json {
         let j = JsonPatterns {
             size: shape.to_string(),
@@ -144,7 +144,7 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     let (shape, goal) = (class.goal().shape(), class.goal());
     let hardest = found.hardest();
     let table = found.get();
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = crate::output();
     if args.json {
         let j = JsonStats {
             size: shape.to_string(),

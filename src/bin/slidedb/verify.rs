@@ -1,6 +1,7 @@
 //! `slidedb verify`: a table checked completely, and a search's answers
 //! checked against it.
 
+use std::io::{self, Write};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -46,59 +47,74 @@ pub struct VerifyArgs {
 
 /// Checks pattern databases' bytes: checksum, layer counts; prints the
 /// outcome and returns whether they are sound.
-fn check_patterns(db: &PatternDb<Bytes>) -> bool {
+fn check_patterns(out: &mut impl Write, db: &PatternDb<Bytes>) -> io::Result<bool> {
     let start = Instant::now();
     match db.verify() {
         Ok(()) => {
-            println!(
+            writeln!(
+                out,
                 "pattern databases {} for goal {}: checksum and layer counts agree ({:.3} s)",
                 db.partition().sizes(),
                 db.goal(),
                 start.elapsed().as_secs_f64()
-            );
-            true
+            )?;
+            Ok(true)
         }
         Err(e) => {
-            println!(
+            writeln!(
+                out,
                 "pattern databases {} for goal {}: FAULT: {e}",
                 db.partition().sizes(),
                 db.goal()
-            );
-            false
+            )?;
+            Ok(false)
         }
     }
 }
 
 pub fn run(args: &VerifyArgs) -> Result<u8> {
+    let mut out = crate::output();
+    let code = verify(args, &mut out)?;
+    out.flush()?;
+    Ok(code)
+}
+
+fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
     let data = args.data.open(false)?;
     let shape = data.shape();
     // Beyond full tables there is nothing exact to check a search
     // against: the databases' own bytes are checked.
     if shape.cells() > slidedb::MAX_TABLE_CELLS {
         let found = data.require_patterns(shape)?;
-        return Ok(if check_patterns(found.get()) { 0 } else { 1 });
+        return Ok(if check_patterns(&mut out, found.get())? {
+            0
+        } else {
+            1
+        });
     }
     let table = data.table(shape)?;
     let class = *table.toward();
     if !class.is_canonical() {
-        println!(
+        writeln!(
+            out,
             "goal {} is served by the table of goal {} ({}): checking that table",
             class.goal(),
             class.canonical(),
             class.canonical().shape()
-        );
+        )?;
     }
     let start = Instant::now();
     match check_table(table.get()) {
-        Ok(()) => println!(
+        Ok(()) => writeln!(
+            out,
             "table: {} states; checksum, every entry against its neighbours, and a fresh search agree ({:.3} s)",
             table.get().states(),
             start.elapsed().as_secs_f64()
-        ),
+        )?,
         Err(fault) => {
             // A search checked against a damaged table proves nothing.
-            println!("table: FAULT: {fault}");
-            println!("the search is not checked against a damaged table");
+            writeln!(out, "table: FAULT: {fault}")?;
+            writeln!(out, "the search is not checked against a damaged table")?;
             return Ok(1);
         }
     }
@@ -112,7 +128,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         Some(_) => None,
         None => {
             let found = data.require_patterns(shape)?;
-            if !check_patterns(found.get()) {
+            if !check_patterns(&mut out, found.get())? {
                 return Ok(1);
             }
             Some(found)
@@ -145,19 +161,21 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         let want = m
             .table
             .map_or("damaged".to_string(), |l| format!("{l} moves"));
-        println!(
+        writeln!(
+            out,
             "mismatch: {}: table {want}, {} {got}",
             m.board,
             algorithm.name()
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "{}: {} states checked, {} mismatches, {} nodes expanded, {:.3} s",
         algorithm.name(),
         report.checked,
         report.mismatches.len(),
         report.expanded,
         start.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(if report.mismatches.is_empty() { 0 } else { 1 })
 }

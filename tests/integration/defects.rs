@@ -1,0 +1,259 @@
+//! The defects a new user found (issue 11), each reproduced through the
+//! binaries: `--force` replaces only a regular file; no command panics on
+//! a full or closed stdout; counts a user types are bounded; small
+//! messages and inputs that read wrongly.
+
+use crate::exe::*;
+
+use std::fs;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// `slidedb-gen --out X --force` onto anything but a regular file is
+/// refused, leaves X as it was, and does not suggest `--force`.
+#[test]
+fn force_replaces_only_a_regular_file() {
+    let data = tempdir();
+    let dir = data.path();
+    fs::write(dir.join("target"), b"kept").unwrap();
+    std::os::unix::fs::symlink("target", dir.join("link")).unwrap();
+    fs::create_dir(dir.join("folder")).unwrap();
+    let _socket = std::os::unix::net::UnixListener::bind(dir.join("socket")).unwrap();
+    let mut cases = vec!["link", "folder", "socket"];
+    if Command::new("mkfifo")
+        .arg(dir.join("fifo"))
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        cases.push("fifo");
+    } else {
+        eprintln!("no mkfifo here: the FIFO case is skipped");
+    }
+    // A character device (the issue's case) needs root.
+    let device = Command::new("mknod")
+        .arg(dir.join("device"))
+        .args(["c", "1", "3"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if device {
+        cases.push("device");
+    } else {
+        eprintln!("mknod is not allowed here (not root?): the device case is skipped");
+    }
+    for name in cases {
+        let path = dir.join(name);
+        let before = fs::symlink_metadata(&path).unwrap().file_type();
+        for force in [true, false] {
+            let mut args = vec!["--size", "2x3", "--quiet", "--out", path_str(&path)];
+            if force {
+                args.push("--force");
+            }
+            let (code, _, err) = run_gen(&args, dir);
+            assert_eq!(code, 2, "{name}: {err}");
+            assert!(!err.contains("--force"), "{name}: {err}");
+            assert_eq!(err.lines().count(), 1, "{name}: {err}");
+            let after = fs::symlink_metadata(&path).unwrap().file_type();
+            assert_eq!(before, after, "{name} was replaced");
+        }
+    }
+    assert_eq!(fs::read(dir.join("target")).unwrap(), b"kept");
+    if device {
+        assert!(
+            fs::symlink_metadata(dir.join("device"))
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+    }
+    // A regular file is replaced with --force, and only then.
+    let file = dir.join("old.slidedb");
+    fs::write(&file, b"old").unwrap();
+    let (code, _, err) = run_gen(&["--size", "2x3", "--quiet", "--out", path_str(&file)], dir);
+    assert_eq!(code, 2);
+    assert!(err.contains("pass --force"), "{err}");
+    let (code, _, err) = run_gen(
+        &[
+            "--size",
+            "2x3",
+            "--quiet",
+            "--out",
+            path_str(&file),
+            "--force",
+        ],
+        dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::read(&file).unwrap().starts_with(b"SLIDEDB\0"));
+}
+
+/// Every command line that writes to stdout, for both binaries.
+fn writing_commands(table: &Path) -> Vec<(&'static str, Vec<String>)> {
+    let t = path_str(table).to_string();
+    let slidedb = |args: &[&str]| {
+        (
+            SLIDEDB,
+            args.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    vec![
+        slidedb(&["solve", "--table", &t, "2 3 4 1 5 x 7 6 8"]),
+        slidedb(&["solve", "--table", &t, "--json", "2 3 4 1 5 x 7 6 8"]),
+        slidedb(&["stats", "--table", &t]),
+        slidedb(&["stats", "--table", &t, "--json"]),
+        slidedb(&[
+            "compare",
+            "--table",
+            &t,
+            "--algos",
+            "table,astar",
+            "724506831",
+        ]),
+        slidedb(&["verify", "--table", &t, "--sample", "10"]),
+        slidedb(&["--help"]),
+        slidedb(&["--version"]),
+        slidedb(&["solve", "--help"]),
+        (SLIDEDB_GEN, vec!["--help".to_string()]),
+        (SLIDEDB_GEN, vec!["--version".to_string()]),
+    ]
+}
+
+/// A full stdout (`/dev/full`) is one clear message and exit 2, never a
+/// panic; every command, both binaries.
+#[test]
+fn a_full_stdout_is_one_message_and_exit_2() {
+    let data = tempdir();
+    let table = gen_table(data.path(), "t.slidedb", data.path());
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    };
+    for (exe, args) in writing_commands(&table) {
+        let output = Command::new(exe)
+            .args(&args)
+            .env("SLIDEDB_DATA", data.path())
+            .stdout(full.try_clone().unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(
+            err.matches("cannot write the output: No space left on device")
+                .count(),
+            1,
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A stdout closed before anything is written ends each command quietly:
+/// exit 0 and nothing on stderr but what it says before writing.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let data = tempdir();
+    let table = gen_table(data.path(), "t.slidedb", data.path());
+    for (exe, args) in writing_commands(&table) {
+        let started = Instant::now();
+        let mut child = Command::new(exe)
+            .args(&args)
+            .env("SLIDEDB_DATA", data.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader is gone before any write
+        // The deadline runs from the start, before any blocking call.
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{args:?} did not end"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            !err.contains("error") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// Counts a user types are bounded before they cost anything.
+#[test]
+fn threads_are_bounded() {
+    let data = tempdir();
+    for n in ["100000", "0", "-1", "many"] {
+        let threads = format!("--threads={n}");
+        let (code, _, err) = run_gen(
+            &[&threads, "--out", path_str(&data.path().join("t"))],
+            data.path(),
+        );
+        assert_eq!(code, 2, "{n}: {err}");
+        assert!(err.contains("use 1 to 256 threads"), "{n}: {err}");
+        assert!(!data.path().join("t").exists());
+    }
+    let (code, _, err) = run_gen(
+        &[
+            "--threads",
+            "256",
+            "--size",
+            "2x3",
+            "--quiet",
+            "--out",
+            path_str(&data.path().join("t")),
+        ],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+/// The smaller defects: `slidedb-gen --version` names itself; two blanks
+/// are two blanks, not an ambiguous size; a byte-order mark on the first
+/// line is no cell; a data folder that is a file says so.
+#[test]
+fn small_defects() {
+    let data = tempdir();
+    let (code, out, _) = run_gen(&["--version"], data.path());
+    assert_eq!(
+        (code, out.trim()),
+        (0, concat!("slidedb-gen ", env!("CARGO_PKG_VERSION")))
+    );
+    let (code, out, err) = run(&["solve", "1 2 3 4 5 6 7 8 x x"], None, data.path());
+    assert_eq!((code, out.as_str()), (2, "invalid\n"));
+    assert!(err.contains("2 blanks"), "{err}");
+    let (code, out, err) = run(
+        &["solve"],
+        Some(b"\xef\xbb\xbf2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 0 8\n"),
+        data.path(),
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "ullddrurdllurdruldr\nr\n"),
+        "{err}"
+    );
+    let file = data.path().join("not-a-folder");
+    fs::write(&file, b"x").unwrap();
+    let (code, out, err) = run(
+        &["solve", "--data", path_str(&file), "1 2 3 4 5 6 7 0 8"],
+        None,
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (0, "r\n"), "{err}");
+    assert!(
+        err.contains("is not a folder") && !err.contains("os error 17"),
+        "{err}"
+    );
+    let (code, _, err) = run_gen(&["--data", path_str(&file), "--quiet"], data.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a folder"), "{err}");
+}
