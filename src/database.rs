@@ -41,10 +41,6 @@ use crate::table::{GenerateError, MAX_TABLE_CELLS, Table, generate};
 /// Boards up to this many cells get their table built on first use, by
 /// default (every table of up to 9 cells builds in milliseconds).
 pub const DEFAULT_BUILD_CELLS: usize = 9;
-/// Files up to this size have their body checksum checked when they are
-/// opened, by default (every table of up to 10 cells): bigger ones open in
-/// O(1) and are checked by `verify`.
-pub const DEFAULT_CHECK_BYTES: u64 = 4 << 20;
 
 /// Why the database could not answer toward a goal: the table or databases
 /// it needs cannot be had. Each variant carries its facts; the message
@@ -220,6 +216,21 @@ impl fmt::Display for Source {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Event {
+    /// A file's body was checked in full (its checksum; for pattern
+    /// databases also each group's counts), the first time it was opened
+    /// since it last changed.
+    Verified {
+        /// The file.
+        path: PathBuf,
+        /// Its length in bytes.
+        bytes: u64,
+        /// How long the check took.
+        elapsed: Duration,
+        /// Whether a stamp now records it ([`store::stamp`]), so that later
+        /// opens skip the check until the file changes; `false` where the
+        /// folder is not writable (the file is then checked on every open).
+        stamped: bool,
+    },
     /// A file was opened (mapped and checked).
     Opened {
         /// The file.
@@ -265,6 +276,23 @@ pub enum Event {
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Event::Verified {
+                path,
+                bytes,
+                elapsed,
+                stamped,
+            } => write!(
+                f,
+                "checked {} ({:.1} MB) in {:.3} s{}",
+                path.display(),
+                *bytes as f64 / 1e6,
+                elapsed.as_secs_f64(),
+                if *stamped {
+                    "; it is not checked again until it changes"
+                } else {
+                    "; could not record that beside it (is its folder writable?), so it is checked on every open"
+                }
+            ),
             Event::Opened { path, kind } => write!(f, "opened {kind} {}", path.display()),
             Event::Built { goal, elapsed } => write!(
                 f,
@@ -603,7 +631,7 @@ struct Inner {
     table_file: Option<(Arc<Table<Bytes>>, Source)>,
     patterns_file: Option<(Arc<PatternDb<Bytes>>, Source)>,
     build_cells: usize,
-    check_bytes: u64,
+    verify: bool,
     tables: Cache<Table<Bytes>>,
     patterns: Cache<PatternDb<Bytes>>,
     on_event: Option<Listener>,
@@ -663,7 +691,7 @@ pub struct DatabaseBuilder {
     table: Option<Table<Vec<u8>>>,
     patterns: Option<PatternDb<Vec<u8>>>,
     build_cells: usize,
-    check_bytes: u64,
+    verify: bool,
     on_event: Option<Listener>,
 }
 
@@ -674,7 +702,7 @@ impl fmt::Debug for DatabaseBuilder {
             .field("table_file", &self.table_file)
             .field("patterns_file", &self.patterns_file)
             .field("build_cells", &self.build_cells)
-            .field("check_bytes", &self.check_bytes)
+            .field("verify", &self.verify)
             .finish_non_exhaustive()
     }
 }
@@ -725,10 +753,15 @@ impl DatabaseBuilder {
         self
     }
 
-    /// Checks the body checksum of every file up to `bytes` long as it is
-    /// opened [default: [`DEFAULT_CHECK_BYTES`]; 0 checks none].
-    pub fn check_bodies_up_to(mut self, bytes: u64) -> DatabaseBuilder {
-        self.check_bytes = bytes;
+    /// Whether a file's body is checked in full the first time it is
+    /// opened since it last changed [default: `true`]. A stamp beside the
+    /// file ([`store::stamp`]) records each check, keyed by the file's
+    /// identity (device, inode, size, modification and change times), so a
+    /// later open, in this process or another, skips it until the file
+    /// changes: no answer comes from bytes not checked since. `false` skips
+    /// every check (for a caller that checks, and reports, itself).
+    pub fn verify_on_open(mut self, verify: bool) -> DatabaseBuilder {
+        self.verify = verify;
         self
     }
 
@@ -756,7 +789,7 @@ impl DatabaseBuilder {
             table_file: None,
             patterns_file: None,
             build_cells: self.build_cells,
-            check_bytes: self.check_bytes,
+            verify: self.verify,
             tables: Mutex::default(),
             patterns: Mutex::default(),
             on_event: self.on_event,
@@ -802,7 +835,7 @@ impl Database {
             table: None,
             patterns: None,
             build_cells: DEFAULT_BUILD_CELLS,
-            check_bytes: DEFAULT_CHECK_BYTES,
+            verify: true,
             on_event: None,
         }
     }
@@ -1141,32 +1174,59 @@ impl Inner {
         }
     }
 
-    /// Maps and checks a table file (its body too, when small).
+    /// Maps and checks a table file: O(1) checks always, the body on the
+    /// first open since it changed.
     fn open_table(&self, path: &Path) -> Result<Table<Bytes>, DatabaseError> {
         let file = |e| file_error(path, e);
-        let table = Table::open_path(path).map_err(file)?;
-        if table.as_bytes().len() as u64 <= self.check_bytes {
-            table.verify().map_err(file)?;
-        }
+        let (map, identity) = store::map_file_identified(path).map_err(file)?;
+        let table = Table::new(Bytes::Mapped(map)).map_err(file)?;
+        let bytes = table.as_bytes().len() as u64;
+        self.check_body(path, &identity, bytes, || table.verify())?;
         self.report(&Event::Opened {
             path: path.to_path_buf(),
             kind: Kind::FullTable,
         });
-        Ok(Table::new(Bytes::Mapped(table.into_inner())).expect("already checked"))
+        Ok(table)
     }
 
-    /// Maps and checks a pattern databases file (its body too, when small).
+    /// Maps and checks a pattern databases file, as [`Inner::open_table`].
     fn open_patterns(&self, path: &Path) -> Result<PatternDb<Bytes>, DatabaseError> {
         let file = |e| file_error(path, e);
-        let db = PatternDb::open_path(path).map_err(file)?;
-        if db.as_bytes().len() as u64 <= self.check_bytes {
-            db.verify().map_err(file)?;
-        }
+        let (map, identity) = store::map_file_identified(path).map_err(file)?;
+        let db = PatternDb::new(Bytes::Mapped(map)).map_err(file)?;
+        let bytes = db.as_bytes().len() as u64;
+        self.check_body(path, &identity, bytes, || db.verify())?;
         self.report(&Event::Opened {
             path: path.to_path_buf(),
             kind: Kind::PatternDatabases,
         });
-        Ok(PatternDb::new(Bytes::Mapped(db.into_inner())).expect("already checked"))
+        Ok(db)
+    }
+
+    /// Runs `verify` on the file of `identity` at `path` unless checks are
+    /// off or its stamp says it was checked since it last changed; stamps
+    /// it after a check that passes.
+    fn check_body(
+        &self,
+        path: &Path,
+        identity: &store::FileIdentity,
+        bytes: u64,
+        verify: impl FnOnce() -> Result<(), TableError>,
+    ) -> Result<(), DatabaseError> {
+        if !self.verify || store::is_stamped(path, identity) {
+            return Ok(());
+        }
+        let start = Instant::now();
+        verify().map_err(|e| file_error(path, e))?;
+        let elapsed = start.elapsed();
+        let stamped = store::stamp(path, identity).is_ok();
+        self.report(&Event::Verified {
+            path: path.to_path_buf(),
+            bytes,
+            elapsed,
+            stamped,
+        });
+        Ok(())
     }
 
     /// The class's table from the data folder, checked to be the class's;

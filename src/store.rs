@@ -138,6 +138,152 @@ impl AsRef<[u8]> for Bytes {
     }
 }
 
+/// A file's identity as the system sees it: device, inode, size, and the
+/// times of its last modification and last status change. Any write to
+/// the file, or a new file renamed over its name, gives another identity
+/// (the status-change time cannot be set back by a user program).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileIdentity {
+    device: u64,
+    inode: u64,
+    size: u64,
+    modified_ns: i128,
+    changed_ns: i128,
+}
+
+impl FileIdentity {
+    /// The identity of the file `meta` describes.
+    ///
+    /// ```
+    /// use slidedb::store::FileIdentity;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("f");
+    /// std::fs::write(&path, b"one").unwrap();
+    /// let before = FileIdentity::of(&std::fs::metadata(&path).unwrap());
+    /// std::fs::write(&path, b"two!").unwrap();
+    /// assert_ne!(FileIdentity::of(&std::fs::metadata(&path).unwrap()), before);
+    /// ```
+    pub fn of(meta: &fs::Metadata) -> FileIdentity {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            FileIdentity {
+                device: meta.dev(),
+                inode: meta.ino(),
+                size: meta.size(),
+                modified_ns: meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128,
+                changed_ns: meta.ctime() as i128 * 1_000_000_000 + meta.ctime_nsec() as i128,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let nanos = |t: io::Result<std::time::SystemTime>| {
+                t.ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos() as i128)
+            };
+            FileIdentity {
+                device: 0,
+                inode: 0,
+                size: meta.len(),
+                modified_ns: nanos(meta.modified()),
+                changed_ns: nanos(meta.created()),
+            }
+        }
+    }
+
+    /// The line a stamp file holds for this identity.
+    fn line(&self) -> String {
+        format!(
+            "slidedb verified 1: device {} inode {} size {} modified {} changed {}\n",
+            self.device, self.inode, self.size, self.modified_ns, self.changed_ns
+        )
+    }
+}
+
+/// Where the stamp of `path` lives: a hidden file beside it,
+/// `.NAME.verified`.
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(
+///     slidedb::store::stamp_path(Path::new("/d/3x4.slidedb")),
+///     Path::new("/d/.3x4.slidedb.verified")
+/// );
+/// ```
+pub fn stamp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    parent_dir(path).join(format!(".{name}.verified"))
+}
+
+/// Whether the file of `identity` at `path` was fully checked since it
+/// last changed: its stamp ([`stamp`]) names exactly this identity.
+///
+/// ```
+/// use slidedb::store::{FileIdentity, is_stamped, stamp};
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("t.slidedb");
+/// std::fs::write(&path, b"checked bytes").unwrap();
+/// let id = FileIdentity::of(&std::fs::metadata(&path).unwrap());
+/// assert!(!is_stamped(&path, &id));
+/// stamp(&path, &id).unwrap();
+/// assert!(is_stamped(&path, &id));
+/// ```
+pub fn is_stamped(path: &Path, identity: &FileIdentity) -> bool {
+    // A stamp is one short line: never read more.
+    let mut line = String::new();
+    fs::File::open(stamp_path(path))
+        .and_then(|f| io::Read::read_to_string(&mut io::Read::take(f, 256), &mut line))
+        .is_ok_and(|_| line == identity.line())
+}
+
+/// Records that the file of `identity` at `path` was fully checked, in a
+/// stamp file beside it (written atomically). A later open that finds the
+/// same identity may skip the check; any change to the file changes its
+/// identity. Fails where the folder is not writable: the file is then
+/// checked on every open.
+pub fn stamp(path: &Path, identity: &FileIdentity) -> io::Result<()> {
+    write_atomic(&stamp_path(path), identity.line().as_bytes(), true)
+}
+
+/// [`map_file`], and the identity of the file mapped (taken from the open
+/// file, so it is the one whose bytes the map reads).
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("x");
+/// std::fs::write(&path, b"bytes").unwrap();
+/// let (map, id) = slidedb::store::map_file_identified(&path).unwrap();
+/// assert_eq!(&map[..], b"bytes");
+/// assert_eq!(id, slidedb::store::FileIdentity::of(&std::fs::metadata(&path).unwrap()));
+/// ```
+pub fn map_file_identified(path: &Path) -> Result<(memmap2::Mmap, FileIdentity), TableError> {
+    let io = |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let kind = fs::metadata(path).map_err(io)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "is a directory"
+        } else {
+            "is not a regular file"
+        };
+        return Err(io(io::Error::new(io::ErrorKind::InvalidInput, what)));
+    }
+    let file = fs::File::open(path).map_err(io)?;
+    let identity = FileIdentity::of(&file.metadata().map_err(io)?);
+    // SAFETY: the map is read-only, and slidedb replaces its files only by
+    // renaming a new file over them, so a map keeps the old file's bytes.
+    // A file changed or truncated in place by another program is the
+    // documented risk of `map_file`.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+    Ok((map, identity))
+}
+
 /// Memory-maps a regular file read-only. A FIFO, device or directory is
 /// refused before it is opened (opening a FIFO would block forever).
 ///
@@ -157,25 +303,7 @@ impl AsRef<[u8]> for Bytes {
 /// assert!(slidedb::store::map_file(dir.path()).is_err()); // a directory
 /// ```
 pub fn map_file(path: &Path) -> Result<memmap2::Mmap, TableError> {
-    let io = |source| TableError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let kind = fs::metadata(path).map_err(io)?.file_type();
-    if !kind.is_file() {
-        let what = if kind.is_dir() {
-            "is a directory"
-        } else {
-            "is not a regular file"
-        };
-        return Err(io(io::Error::new(io::ErrorKind::InvalidInput, what)));
-    }
-    let file = fs::File::open(path).map_err(io)?;
-    // SAFETY: the map is read-only, and slidedb replaces its files only by
-    // renaming a new file over them, so a map keeps the old file's bytes.
-    // A file changed or truncated in place by another program is the
-    // documented risk above.
-    unsafe { memmap2::Mmap::map(&file) }.map_err(io)
+    map_file_identified(path).map(|(map, _)| map)
 }
 
 /// The temporary files [`write_atomic`] writes before renaming them are

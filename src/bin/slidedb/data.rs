@@ -62,7 +62,7 @@ impl DataArgs {
     pub fn open(&self, check_bodies: bool) -> Result<Data> {
         let mut builder = Database::builder().on_event(report);
         if !check_bodies {
-            builder = builder.check_bodies_up_to(0);
+            builder = builder.verify_on_open(false);
         }
         if let Some(dir) = &self.data {
             builder = builder.data_dir(dir);
@@ -113,6 +113,11 @@ impl DataArgs {
 fn report(event: &Event) {
     match event {
         Event::Opened { .. } => {}
+        // A check worth mentioning: a long one, or one that will be run
+        // again on every open.
+        Event::Verified {
+            elapsed, stamped, ..
+        } if elapsed.as_secs_f64() < 0.1 && *stamped => {}
         Event::NoPatterns { goal, .. } => {
             let shape = goal.shape();
             say!(
