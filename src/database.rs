@@ -216,9 +216,8 @@ impl fmt::Display for Source {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Event {
-    /// A file's body was checked in full (its checksum; for pattern
-    /// databases also each group's counts), the first time it was opened
-    /// since it last changed.
+    /// A file's body was checked in full against its checksum, the first
+    /// time it was opened since it last changed.
     Verified {
         /// The file.
         path: PathBuf,
@@ -753,8 +752,8 @@ impl DatabaseBuilder {
         self
     }
 
-    /// Whether a file's body is checked in full the first time it is
-    /// opened since it last changed [default: `true`]. A stamp beside the
+    /// Whether a file's body is checked in full against its checksum the
+    /// first time it is opened since it last changed [default: `true`]. A stamp beside the
     /// file ([`store::stamp`]) records each check, keyed by the file's
     /// identity (device, inode, size, modification and change times), so a
     /// later open, in this process or another, skips it until the file
@@ -1195,7 +1194,7 @@ impl Inner {
         let (map, identity) = store::map_file_identified(path).map_err(file)?;
         let db = PatternDb::new(Bytes::Mapped(map)).map_err(file)?;
         let bytes = db.as_bytes().len() as u64;
-        self.check_body(path, &identity, bytes, || db.verify())?;
+        self.check_body(path, &identity, bytes, || db.verify_checksum())?;
         self.report(&Event::Opened {
             path: path.to_path_buf(),
             kind: Kind::PatternDatabases,
