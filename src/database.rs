@@ -631,6 +631,7 @@ struct Inner {
     patterns_file: Option<(Arc<PatternDb<Bytes>>, Source)>,
     build_cells: usize,
     verify: bool,
+    search_memory: u64,
     tables: Cache<Table<Bytes>>,
     patterns: Cache<PatternDb<Bytes>>,
     on_event: Option<Listener>,
@@ -691,6 +692,7 @@ pub struct DatabaseBuilder {
     patterns: Option<PatternDb<Vec<u8>>>,
     build_cells: usize,
     verify: bool,
+    search_memory: u64,
     on_event: Option<Listener>,
 }
 
@@ -764,6 +766,14 @@ impl DatabaseBuilder {
         self
     }
 
+    /// The memory each search may use for the boards it remembers (see
+    /// [`Solver::with_memory`]) [default:
+    /// [`default_search_memory`](crate::solver::default_search_memory)].
+    pub fn search_memory(mut self, bytes: u64) -> DatabaseBuilder {
+        self.search_memory = bytes;
+        self
+    }
+
     /// Calls `f` with each thing the database does (see [`Event`]), from
     /// whichever thread does it. Events of opening and building are
     /// reported while the database holds the lock of its cache (so that two
@@ -789,6 +799,7 @@ impl DatabaseBuilder {
             patterns_file: None,
             build_cells: self.build_cells,
             verify: self.verify,
+            search_memory: self.search_memory,
             tables: Mutex::default(),
             patterns: Mutex::default(),
             on_event: self.on_event,
@@ -835,6 +846,7 @@ impl Database {
             patterns: None,
             build_cells: DEFAULT_BUILD_CELLS,
             verify: true,
+            search_memory: crate::solver::default_search_memory(),
             on_event: None,
         }
     }
@@ -864,6 +876,17 @@ impl Database {
     /// ```
     pub fn open(dir: impl Into<PathBuf>) -> Result<Database, DatabaseError> {
         Database::builder().data_dir(dir).open()
+    }
+
+    /// The memory each search may use (see
+    /// [`DatabaseBuilder::search_memory`]).
+    ///
+    /// ```
+    /// let db = slidedb::Database::in_memory().search_memory(1 << 30).open().unwrap();
+    /// assert_eq!(db.search_memory(), 1 << 30);
+    /// ```
+    pub fn search_memory(&self) -> u64 {
+        self.inner.search_memory
     }
 
     /// The data folder, if it has one.
@@ -939,19 +962,19 @@ impl Database {
                 Exact::Patterns(db) => EngineKind::Patterns {
                     db,
                     algorithm: Algorithm::IdaStar,
-                    solver: Arc::new(Solver::new(goal)),
+                    solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 },
                 Exact::Nothing { dir } => {
                     self.inner.report(&Event::NoPatterns { goal: *goal, dir });
                     EngineKind::Search {
-                        solver: Arc::new(Solver::new(goal)),
+                        solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                         algorithm: Algorithm::IdaStar,
                         heuristic: Heuristic::Manhattan,
                     }
                 }
             },
             Method::Search(algorithm, heuristic) => EngineKind::Search {
-                solver: Arc::new(Solver::new(goal)),
+                solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 algorithm,
                 heuristic,
             },
@@ -962,7 +985,7 @@ impl Database {
                 EngineKind::Patterns {
                     db: self.require_patterns(goal)?,
                     algorithm,
-                    solver: Arc::new(Solver::new(goal)),
+                    solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 }
             }
         };

@@ -35,6 +35,9 @@ pub struct Outcome<N> {
     pub path: Option<Vec<N>>,
     /// The work done.
     pub stats: Stats,
+    /// Whether the search stopped at its bound on remembered nodes (see
+    /// [`bfs_within`]) before it reached a goal or ran out of nodes.
+    pub gave_up: bool,
 }
 
 /// A fast hash for small keys (the multiply-rotate hash of Firefox and
@@ -100,14 +103,38 @@ fn trace<N: Clone>(nodes: &[(N, u32)], last: u32) -> Vec<N> {
 /// ```
 pub fn astar<N, I>(
     start: N,
-    mut successors: impl FnMut(&N) -> I,
-    mut heuristic: impl FnMut(&N) -> u32,
-    mut success: impl FnMut(&N) -> bool,
+    successors: impl FnMut(&N) -> I,
+    heuristic: impl FnMut(&N) -> u32,
+    success: impl FnMut(&N) -> bool,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
+    astar_within(start, successors, heuristic, success, usize::MAX)
+}
+
+/// [`astar`] that remembers at most `max_stored` nodes: past that it
+/// stops (`gave_up`), so that a search too big for the memory it may use
+/// ends with an answer, not with an allocation failure.
+///
+/// ```
+/// use slidedb::search::astar_within;
+/// let far = astar_within(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 1000, 100);
+/// assert!(far.gave_up && far.path.is_none());
+/// ```
+pub fn astar_within<N, I>(
+    start: N,
+    mut successors: impl FnMut(&N) -> I,
+    mut heuristic: impl FnMut(&N) -> u32,
+    mut success: impl FnMut(&N) -> bool,
+    max_stored: usize,
+) -> Outcome<N>
+where
+    N: Clone + Eq + Hash,
+    I: IntoIterator<Item = N>,
+{
+    let mut gave_up = false;
     let clock = Instant::now();
     let mut stats = Stats::default();
     // Every state seen: (state, parent), and its best depth so far.
@@ -128,6 +155,11 @@ where
     open.push(std::cmp::Reverse(key(heuristic(&start), 0, 0)));
     stats.peak_open = 1;
     while let Some(std::cmp::Reverse(k)) = open.pop() {
+        // The open list can hold a node more than once: count it too.
+        if nodes.len().saturating_add(open.len()) >= max_stored {
+            gave_up = true;
+            break;
+        }
         let i = k as u32;
         let g = 0xFFFF - ((k >> 32) & 0xFFFF) as u32;
         if g != depth[i as usize] {
@@ -140,6 +172,7 @@ where
             return Outcome {
                 path: Some(trace(&nodes, i)),
                 stats,
+                gave_up: false,
             };
         }
         stats.expanded += 1;
@@ -167,7 +200,11 @@ where
     }
     stats.peak_visited = nodes.len() as u64;
     stats.elapsed = clock.elapsed();
-    Outcome { path: None, stats }
+    Outcome {
+        path: None,
+        stats,
+        gave_up,
+    }
 }
 
 /// IDA*: depth-first searches bounded by `depth + heuristic`, the bound
@@ -222,6 +259,7 @@ where
     Outcome {
         path: (!path.is_empty()).then_some(path),
         stats,
+        gave_up: false,
     }
 }
 
@@ -314,7 +352,31 @@ where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
-    blind(VecDeque::new(), start, successors, success)
+    blind(VecDeque::new(), start, successors, success, usize::MAX)
+}
+
+/// [`bfs`] that remembers at most `max_stored` nodes: past that it stops
+/// (`gave_up`), so that a search too big for the memory it may use ends
+/// with an answer, not with an allocation failure.
+///
+/// ```
+/// use slidedb::search::bfs_within;
+/// let near = bfs_within(0i32, |&n| [n - 1, n + 1], |&n| n == 3, 100);
+/// assert_eq!(near.path.unwrap().len(), 4);
+/// let far = bfs_within(0i64, |&n| [n - 1, n + 1], |&n| n == 1000, 100);
+/// assert!(far.gave_up && far.path.is_none());
+/// ```
+pub fn bfs_within<N, I>(
+    start: N,
+    successors: impl FnMut(&N) -> I,
+    success: impl FnMut(&N) -> bool,
+    max_stored: usize,
+) -> Outcome<N>
+where
+    N: Clone + Eq + Hash,
+    I: IntoIterator<Item = N>,
+{
+    blind(VecDeque::new(), start, successors, success, max_stored)
 }
 
 /// Depth-first search with an explicit stack and a visited set: a path,
@@ -335,7 +397,27 @@ where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
-    blind(Vec::new(), start, successors, success)
+    blind(Vec::new(), start, successors, success, usize::MAX)
+}
+
+/// [`dfs`] that remembers at most `max_stored` nodes (see [`bfs_within`]).
+///
+/// ```
+/// use slidedb::search::dfs_within;
+/// let far = dfs_within(0i64, |&n| [n + 1], |&n| n == 1000, 100);
+/// assert!(far.gave_up && far.path.is_none());
+/// ```
+pub fn dfs_within<N, I>(
+    start: N,
+    successors: impl FnMut(&N) -> I,
+    success: impl FnMut(&N) -> bool,
+    max_stored: usize,
+) -> Outcome<N>
+where
+    N: Clone + Eq + Hash,
+    I: IntoIterator<Item = N>,
+{
+    blind(Vec::new(), start, successors, success, max_stored)
 }
 
 /// The nodes waiting to be expanded: first in, first out makes a
@@ -376,6 +458,7 @@ fn blind<N, I>(
     start: N,
     mut successors: impl FnMut(&N) -> I,
     mut success: impl FnMut(&N) -> bool,
+    max_stored: usize,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
@@ -383,6 +466,7 @@ where
 {
     let clock = Instant::now();
     let mut stats = Stats::default();
+    let mut gave_up = false;
     let mut nodes: Vec<(N, u32)> = vec![(start.clone(), 0)];
     let mut seen: Set<N> = Set::default();
     seen.insert(start);
@@ -392,6 +476,10 @@ where
         let node = nodes[i as usize].0.clone();
         if success(&node) {
             found = Some(i);
+            break;
+        }
+        if nodes.len() >= max_stored {
+            gave_up = true;
             break;
         }
         stats.expanded += 1;
@@ -409,5 +497,6 @@ where
     Outcome {
         path: found.map(|i| trace(&nodes, i)),
         stats,
+        gave_up,
     }
 }

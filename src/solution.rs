@@ -91,6 +91,13 @@ pub enum SolveError {
         /// The goal the file was built for.
         served: String,
     },
+    /// A search stopped at a limit before it reached the goal: the memory
+    /// it may use for the boards it remembers, or its deepest bound.
+    #[error("the search stopped at its limit without reaching the goal: {what}")]
+    SearchLimit {
+        /// Which limit, in words.
+        what: String,
+    },
     /// The table or databases met an entry that cannot be right: the body
     /// is damaged (this cannot happen on a file whose checksum holds).
     #[error("the file is damaged at {board}: {why}; rebuild it")]

@@ -112,6 +112,50 @@ pub struct Solver {
     /// The goal row and column of each tile.
     goal_row: [u8; 16],
     goal_col: [u8; 16],
+    /// The bytes a search may use for the boards it remembers.
+    memory: u64,
+}
+
+/// What one board a search remembers can cost it, at most: the board and
+/// its parent in a list, its entry in a hash table (at 7/8 load), an entry
+/// in the open list, and room for each table to double when it grows.
+pub const STORED_BYTES: u64 = 160;
+
+/// The memory a search may use by default: half of what the system says
+/// is available now (`MemAvailable` in `/proc/meminfo`), less if the
+/// process's address space is limited (`ulimit -v`); 4 GiB where neither
+/// can be read.
+///
+/// ```
+/// assert!(slidedb::solver::default_search_memory() > 0);
+/// ```
+pub fn default_search_memory() -> u64 {
+    let field = |text: &str, name: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(name))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| field(&t, "MemAvailable:"))
+        .map(|kib| kib.saturating_mul(1024));
+    // "Max address space  <soft> <hard> bytes"
+    let address_space = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|t| {
+            let line = t.lines().find(|l| l.starts_with("Max address space"))?;
+            line["Max address space".len()..]
+                .split_whitespace()
+                .next()?
+                .parse::<u64>()
+                .ok()
+        });
+    let room = match (available, address_space) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(a), None) => a,
+        (None, Some(b)) => b,
+        (None, None) => 8 << 30,
+    };
+    room / 2
 }
 
 /// The deepest IDA* and IDDFS go: beyond every God's number up to 4×4.
@@ -142,6 +186,82 @@ impl Solver {
             distance,
             goal_row,
             goal_col,
+            memory: u64::MAX,
+        }
+    }
+
+    /// The same solver, its searches limited to `bytes` for the boards they
+    /// remember (at [`STORED_BYTES`] a board): BFS, DFS and A* stop there
+    /// with [`SolveError::SearchLimit`] instead of failing to allocate.
+    /// Unlimited by default.
+    ///
+    /// ```
+    /// use slidedb::{Algorithm, Board, Heuristic, Shape, SolveError, Solver};
+    /// let solver = Solver::new(&Board::solved(Shape::EIGHT)).with_memory(1 << 20);
+    /// let far: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+    /// let found = solver.solve(&far, Algorithm::Bfs, Heuristic::Manhattan);
+    /// assert!(matches!(found, Err(SolveError::SearchLimit { .. })));
+    /// ```
+    pub fn with_memory(mut self, bytes: u64) -> Solver {
+        self.memory = bytes;
+        self
+    }
+
+    /// The memory `algorithm` can need on this solver's boards, at most:
+    /// every reachable board remembered for BFS, DFS and A*, one path for
+    /// IDA* and IDDFS.
+    ///
+    /// ```
+    /// use slidedb::{Algorithm, Board, Shape, Solver};
+    /// let solver = Solver::new(&Board::solved(Shape::new(3, 4).unwrap()));
+    /// assert!(solver.memory_needed(Algorithm::Bfs) > 30_000_000_000);
+    /// assert!(solver.memory_needed(Algorithm::IdaStar) < 1 << 20);
+    /// ```
+    pub fn memory_needed(&self, algorithm: Algorithm) -> u64 {
+        match algorithm {
+            Algorithm::Bfs | Algorithm::Dfs | Algorithm::AStar => {
+                self.goal.shape().states().saturating_mul(STORED_BYTES)
+            }
+            Algorithm::IdaStar | Algorithm::Iddfs => MAX_DEPTH as u64 * 64,
+        }
+    }
+
+    /// The memory this solver's searches may use.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, Solver};
+    /// assert_eq!(Solver::new(&Board::solved(Shape::EIGHT)).with_memory(5).memory(), 5);
+    /// ```
+    pub fn memory(&self) -> u64 {
+        self.memory
+    }
+
+    /// The most boards a search may remember.
+    fn max_stored(&self) -> usize {
+        (self.memory / STORED_BYTES).min(usize::MAX as u64) as usize
+    }
+
+    /// The answer of a search, or the limit it stopped at.
+    fn answer(
+        &self,
+        outcome: search::Outcome<Board>,
+        board: &Board,
+    ) -> Result<Solution, SolveError> {
+        match outcome.path {
+            Some(path) => Ok(Solution {
+                moves: Some(path_moves(&path, board.shape())),
+                stats: Some(outcome.stats),
+            }),
+            None if outcome.gave_up => Err(SolveError::SearchLimit {
+                what: format!(
+                    "{} boards remembered, the most its memory ({} MB) holds",
+                    outcome.stats.peak_visited.max(self.max_stored() as u64),
+                    self.memory / 1_000_000
+                ),
+            }),
+            None => Err(SolveError::SearchLimit {
+                what: format!("no path within {MAX_DEPTH} moves"),
+            }),
         }
     }
 
@@ -255,18 +375,15 @@ impl Solver {
                         .map(move |&(_, target)| b.slide_from(target as usize))
                 };
                 let success = |b: &Board| *b == goal;
+                let max = self.max_stored();
                 match algorithm {
-                    Algorithm::Bfs => search::bfs(*board, successors, success),
-                    Algorithm::Dfs => search::dfs(*board, successors, success),
+                    Algorithm::Bfs => search::bfs_within(*board, successors, success, max),
+                    Algorithm::Dfs => search::dfs_within(*board, successors, success, max),
                     _ => search::iddfs(*board, successors, success, MAX_DEPTH),
                 }
             }
         };
-        let path = outcome.path.expect("a solvable board is always reached");
-        Ok(Solution {
-            moves: Some(path_moves(&path, board.shape())),
-            stats: Some(outcome.stats),
-        })
+        self.answer(outcome, board)
     }
 
     /// Solves `board` with A* or IDA* under any estimate that never
@@ -299,11 +416,7 @@ impl Solver {
         let outcome = self.informed(board, algorithm, estimate(board), |_, _, next| {
             estimate(next)
         });
-        let path = outcome.path.expect("a solvable board is always reached");
-        Ok(Solution {
-            moves: Some(path_moves(&path, board.shape())),
-            stats: Some(outcome.stats),
-        })
+        self.answer(outcome, board)
     }
 
     /// A* or IDA* from `board`, each node carrying its estimate: `start`
@@ -338,7 +451,7 @@ impl Solver {
         };
         let success = |n: &Scored| n.board == goal;
         let outcome = if algorithm == Algorithm::AStar {
-            search::astar(start, successors, |n| n.h, success)
+            search::astar_within(start, successors, |n| n.h, success, self.max_stored())
         } else {
             search::idastar(start, successors, |n| n.h, success, MAX_DEPTH)
         };
@@ -347,6 +460,7 @@ impl Solver {
                 .path
                 .map(|p| p.into_iter().map(|n| n.board).collect()),
             stats: outcome.stats,
+            gave_up: outcome.gave_up,
         }
     }
 }

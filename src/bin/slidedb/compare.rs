@@ -101,25 +101,60 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         }
     };
     let known = exact.is_some();
-    let solver = Solver::new(&goal);
-    let algos = match (args.algos.is_empty(), big) {
-        (false, _) => &args.algos[..],
-        (true, false) if known => &ALL[..],
-        (true, false) => &ALL[1..],
+    let solver = Solver::new(&goal).with_memory(data.db.search_memory());
+    let budget = solver.memory();
+    let too_big = |algo: &Algo| {
+        algo.search()
+            .is_some_and(|a| solver.memory_needed(a) > budget)
+    };
+    let algos: Vec<Algo> = match (args.algos.is_empty(), big) {
+        (false, _) => {
+            // Named: they run, each stopped at the memory it may use.
+            for algo in args.algos.iter().filter(|a| too_big(a)) {
+                let a = algo.search().expect("a search");
+                say!(
+                    "slidedb: {a} can remember all {} boards of {shape} ({}), more than the {} a search may use here: it stops there if it must",
+                    shape.states(),
+                    crate::data::bytes(solver.memory_needed(a)),
+                    crate::data::bytes(budget)
+                );
+            }
+            args.algos.clone()
+        }
+        (true, false) => {
+            let (run, skipped): (Vec<Algo>, Vec<Algo>) = ALL
+                .iter()
+                .copied()
+                .filter(|&a| known || a != Algo::Table)
+                .partition(|a| !too_big(a));
+            if !skipped.is_empty() {
+                let names: Vec<&str> = skipped.iter().map(|&a| name(a)).collect();
+                say!(
+                    "slidedb: {} not run: each can remember all {} boards of {shape} ({}), more than the {} a search may use here; name them with --algos to run them within it",
+                    names.join(", "),
+                    shape.states(),
+                    crate::data::bytes(
+                        shape.states().saturating_mul(slidedb::solver::STORED_BYTES)
+                    ),
+                    crate::data::bytes(budget)
+                );
+            }
+            run
+        }
         (true, true) => {
             say!(
                 "slidedb: on {} boards only the table (pattern databases) and idastar run by default: bfs, dfs and iddfs would not finish, and astar can need gigabytes; name them with --algos to run them anyway",
                 board.shape()
             );
             if known {
-                &[Algo::Table, Algo::Idastar][..]
+                vec![Algo::Table, Algo::Idastar]
             } else {
-                &[Algo::Idastar][..]
+                vec![Algo::Idastar]
             }
         }
     };
     let mut rows = Vec::new();
-    for &algo in algos {
+    for &algo in &algos {
         let start = Instant::now();
         let (result, heap) = peak_during(|| match algo.search() {
             None => exact

@@ -37,6 +37,11 @@ pub struct DataArgs {
     /// table, the largest of the goal's class in the data folder].
     #[arg(long, value_name = "PATH")]
     pub pdb: Option<PathBuf>,
+    /// The memory a search (bfs, dfs, astar) may use for the boards it
+    /// remembers, such as 512M or 4G; a search that needs more stops with
+    /// an error [default: half the memory available].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    pub search_memory: Option<u64>,
     /// The data folder, where tables are looked for and saved [default:
     /// $SLIDEDB_DATA, else the user's data directory, such as
     /// ~/.local/share/slidedb].
@@ -66,6 +71,9 @@ impl DataArgs {
         }
         if let Some(dir) = &self.data {
             builder = builder.data_dir(dir);
+        }
+        if let Some(bytes) = self.search_memory {
+            builder = builder.search_memory(bytes);
         }
         if let Some(path) = &self.table {
             builder = builder.table_file(path);
@@ -131,6 +139,39 @@ fn report(event: &Event) {
             );
         }
         _ => say!("slidedb: {event}"),
+    }
+}
+
+/// A size in bytes as a user writes it: `512M`, `4G`, `1.5G`, `65536`
+/// (K, M, G, T are powers of 1024).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let bad = || format!("{text:?} is not a size: write it like 512M or 4G");
+    let t = text.trim();
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => (&t[..i], &t[i..]),
+        None => (t, ""),
+    };
+    let scale: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(bad()),
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    if !(value.is_finite() && value >= 0.0) || value * scale as f64 > u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok((value * scale as f64) as u64)
+}
+
+/// Bytes in a short human form: `512 MB`, `31.0 GB`.
+pub fn bytes(n: u64) -> String {
+    if n >= 1_000_000_000 {
+        format!("{:.1} GB", n as f64 / 1e9)
+    } else {
+        format!("{} MB", n / 1_000_000)
     }
 }
 

@@ -325,6 +325,7 @@ fn answer_lines(
             }
             Ok(_) => match run.data.engine(shape, run.method) {
                 Ok(engine) => {
+                    warn_of_memory(&engine, run.data.db.search_memory());
                     run.engines.insert(shape, engine);
                 }
                 Err(e) => {
@@ -418,6 +419,29 @@ struct Rendered {
     tally: Tally,
     /// The error that stopped it (its text holds the lines before).
     fatal: Option<String>,
+}
+
+/// Warns, once per engine, when its search can need more memory than it
+/// may use: it then stops there with an error for the boards that would.
+fn warn_of_memory(engine: &Engine, budget: u64) {
+    let Some((algorithm, _)) = engine.search() else {
+        return;
+    };
+    let shape = engine.goal().shape();
+    let needed = match algorithm {
+        Algorithm::Bfs | Algorithm::Dfs | Algorithm::AStar => {
+            shape.states().saturating_mul(slidedb::solver::STORED_BYTES)
+        }
+        _ => 0,
+    };
+    if needed > budget {
+        say!(
+            "slidedb: {algorithm} can remember all {} boards of {shape} ({}), more than the {} a search may use here (--search-memory): a board that needs more is an error",
+            shape.states(),
+            crate::data::bytes(needed),
+            crate::data::bytes(budget)
+        );
+    }
 }
 
 fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {

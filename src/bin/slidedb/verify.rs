@@ -137,7 +137,7 @@ fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
     // The search runs toward the goal asked for (the table's own, when
     // none is asked for and the table was named).
     let toward = class;
-    let solver = Solver::new(class.goal());
+    let solver = Solver::new(class.goal()).with_memory(data.db.search_memory());
     let solve = |board: &Board| match (&patterns, args.heuristic.plain()) {
         (Some(db), _) if algorithm == Algorithm::IdaStar => db.solve(board),
         // The databases serve the goal, and the boards are of its shape.
