@@ -404,3 +404,57 @@ fn searches_stop_within_their_memory() {
     assert_eq!(output.status.code(), Some(2), "{err}");
     assert!(err.contains("stopped at its limit"), "{err}");
 }
+
+/// Options that nothing would use are refused, not ignored; `--json` and
+/// `--steps` work together.
+#[test]
+fn options_that_do_nothing_are_refused() {
+    let data = tempdir();
+    let board = "1 2 3 4 5 6 0 7 8";
+    for args in [
+        &[
+            "solve",
+            "--heuristic",
+            "linear-conflict",
+            "--algo",
+            "bfs",
+            board,
+        ][..],
+        &["solve", "--heuristic", "manhattan", "--algo", "dfs", board][..],
+        &["solve", "--heuristic", "pdb", board][..],
+        &["solve", "--heuristic", "manhattan", board][..],
+        &["solve", "--heuristic", "pdb", "--algo", "iddfs", board][..],
+    ] {
+        let (code, out, err) = run(args, None, data.path());
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert!(err.contains("takes none"), "{args:?}: {err}");
+    }
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--algo",
+            "astar",
+            "--heuristic",
+            "linear-conflict",
+            board,
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (0, "rr\n"), "{err}");
+    let (code, out, err) = run(&["solve", "--json", "--steps", board], None, data.path());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["moves"], "rr");
+    assert_eq!(
+        v["steps"],
+        serde_json::json!([
+            "1 2 3 4 5 6 0 7 8",
+            "1 2 3 4 5 6 7 0 8",
+            "1 2 3 4 5 6 7 8 0"
+        ])
+    );
+    // Without --steps the object has no steps.
+    let (_, out, _) = run(&["solve", "--json", board], None, data.path());
+    assert!(!out.contains("steps"), "{out}");
+}

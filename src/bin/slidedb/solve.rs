@@ -56,6 +56,15 @@ pub enum HeuristicArg {
 }
 
 impl HeuristicArg {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicArg::Manhattan => "manhattan",
+            HeuristicArg::LinearConflict => "linear-conflict",
+            HeuristicArg::Pdb => "pdb",
+        }
+    }
+
     /// The library's heuristic, or `None` for pattern databases.
     pub fn plain(self) -> Option<Heuristic> {
         match self {
@@ -76,26 +85,39 @@ pub struct SolveArgs {
     /// One JSON object per line.
     #[arg(long)]
     json: bool,
-    /// After the moves, print every board along the way as a grid.
-    #[arg(long, conflicts_with = "json")]
+    /// After the moves, print every board along the way (as grids; with
+    /// --json, as a list of boards in the object, `steps`).
+    #[arg(long)]
     steps: bool,
     /// How to answer: the table, or a search (same output).
     #[arg(long, value_enum, default_value_t = Algo::Table)]
     algo: Algo,
-    /// The estimate used by astar and idastar.
-    #[arg(long, value_enum, default_value_t = HeuristicArg::Manhattan)]
-    heuristic: HeuristicArg,
+    /// The estimate used by astar and idastar [default: manhattan]; no
+    /// other answer takes one.
+    #[arg(long, value_enum)]
+    heuristic: Option<HeuristicArg>,
 }
 
-/// The library's method for an algorithm and heuristic of the command line.
-pub fn method(algo: Algo, heuristic: HeuristicArg) -> Result<Method> {
-    Ok(match (algo.search(), heuristic.plain()) {
-        (None, _) => Method::Exact,
-        (Some(a @ (Algorithm::AStar | Algorithm::IdaStar)), None) => Method::PatternSearch(a),
-        (Some(a), None) => {
-            anyhow::bail!("--heuristic pdb is for --algo astar and idastar, not {a}")
+/// The library's method for an algorithm and heuristic of the command
+/// line. A heuristic that nothing would use is refused, not ignored.
+pub fn method(algo: Algo, heuristic: Option<HeuristicArg>) -> Result<Method> {
+    Ok(match (algo.search(), heuristic) {
+        (None, None) => Method::Exact,
+        (None, Some(h)) => anyhow::bail!(
+            "--heuristic {} is for --algo astar and idastar; the table takes none",
+            h.name()
+        ),
+        (Some(a @ (Algorithm::AStar | Algorithm::IdaStar)), Some(HeuristicArg::Pdb)) => {
+            Method::PatternSearch(a)
         }
-        (Some(a), Some(h)) => Method::Search(a, h),
+        (Some(a @ (Algorithm::AStar | Algorithm::IdaStar)), h) => {
+            Method::Search(a, h.unwrap_or_default().plain().unwrap_or_default())
+        }
+        (Some(a), None) => Method::Search(a, Heuristic::Manhattan),
+        (Some(a), Some(h)) => anyhow::bail!(
+            "--heuristic {} is for --algo astar and idastar; {a} takes none",
+            h.name()
+        ),
     })
 }
 
@@ -122,6 +144,9 @@ struct JsonAnswer<'a> {
     solvable: bool,
     distance: Option<usize>,
     moves: Option<&'a str>,
+    /// With --steps: the boards along the way, the board first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps: Option<Vec<String>>,
 }
 
 #[derive(Serialize)]
@@ -510,6 +535,7 @@ fn render(
                     solvable: false,
                     distance: None,
                     moves: None,
+                    steps: None,
                 };
                 let _ = writeln!(out, "{}", serde_json::to_string(&j).expect("json"));
             } else {
@@ -525,6 +551,15 @@ fn render(
                     solvable: true,
                     distance: Some(moves.len()),
                     moves: Some(&letters),
+                    steps: args.steps.then(|| {
+                        let mut here = *board;
+                        std::iter::once(here.to_string())
+                            .chain(moves.iter().map(|&mv| {
+                                here = here.apply(mv).expect("the moves stay on the board");
+                                here.to_string()
+                            }))
+                            .collect()
+                    }),
                 };
                 let _ = writeln!(out, "{}", serde_json::to_string(&j).expect("json"));
             } else {
