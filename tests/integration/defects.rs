@@ -458,3 +458,70 @@ fn options_that_do_nothing_are_refused() {
     let (_, out, _) = run(&["solve", "--json", board], None, data.path());
     assert!(!out.contains("steps"), "{out}");
 }
+
+/// `compare`: an unsolvable board's rows claim no optimality; the columns
+/// stay aligned; a long depth-first path is shortened in the table view
+/// and whole in JSON, whose names are the table's.
+#[test]
+fn compare_reads_right() {
+    let data = tempdir();
+    let (code, out, err) = run(
+        &["compare", "--algos", "table,astar,bfs", "2 1 3 4 5 6 7 8 0"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let header = lines[1];
+    for row in &lines[2..5] {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(&fields[1..3], ["unsolvable", "-"], "{row}");
+        // Right-aligned columns end where the header's do.
+        assert_eq!(
+            row.find("unsolvable").unwrap() + "unsolvable".len(),
+            header.find("moves").unwrap() + "moves".len(),
+            "{out}"
+        );
+    }
+    let (code, out, err) = run(
+        &[
+            "compare",
+            "--algos",
+            "table,dfs",
+            "--goal",
+            "012345678",
+            "724506831",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let dfs = out
+        .lines()
+        .find(|l| l.starts_with("dfs ") && l.contains('…'))
+        .expect(&out);
+    assert!(dfs.contains("moves; all of them with --json"), "{dfs}");
+    assert!(dfs.len() < 200, "{dfs}");
+    let (_, out, _) = run(
+        &[
+            "compare",
+            "--algos",
+            "dfs",
+            "--goal",
+            "012345678",
+            "--json",
+            "724506831",
+        ],
+        None,
+        data.path(),
+    );
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        v["moves"].as_str().unwrap().len() as u64,
+        v["length"].as_u64().unwrap()
+    );
+    assert!(v["length"].as_u64().unwrap() > 1000);
+    for name in ["peak_open", "peak_stored", "peak_heap_bytes"] {
+        assert!(v.get(name).is_some(), "{name}: {out}");
+    }
+}
