@@ -115,6 +115,8 @@ fn writing_commands(table: &Path) -> Vec<(&'static str, Vec<String>)> {
         slidedb(&["--help"]),
         slidedb(&["--version"]),
         slidedb(&["solve", "--help"]),
+        slidedb(&["completions", "bash"]),
+        slidedb(&["man"]),
         (SLIDEDB_GEN, vec!["--help".to_string()]),
         (SLIDEDB_GEN, vec!["--version".to_string()]),
     ]
@@ -523,5 +525,45 @@ fn compare_reads_right() {
     assert!(v["length"].as_u64().unwrap() > 1000);
     for name in ["peak_open", "peak_stored", "peak_heap_bytes"] {
         assert!(v.get(name).is_some(), "{name}: {out}");
+    }
+}
+
+/// Completions for every shell clap knows and a manual page, generated
+/// from the command definitions; `--help` says what the answers and the
+/// exit codes mean.
+#[test]
+fn completions_man_page_and_help() {
+    let data = tempdir();
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let (code, out, err) = run(&["completions", shell], None, data.path());
+        assert_eq!(code, 0, "{shell}: {err}");
+        for word in ["slidedb", "solve", "compare", "search-memory"] {
+            assert!(out.contains(word), "{shell} lacks {word}");
+        }
+    }
+    let (code, _, err) = run(&["completions", "tcsh"], None, data.path());
+    assert_eq!(code, 2, "{err}");
+    let (code, out, _) = run(&["man"], None, data.path());
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(".TH slidedb 1") && out.contains("slidedb\\-solve"),
+        "{out}"
+    );
+    let pages = tempdir();
+    let (code, _, err) = run(&["man", "--dir", path_str(pages.path())], None, data.path());
+    assert_eq!(code, 0, "{err}");
+    for page in [
+        "slidedb.1",
+        "slidedb-solve.1",
+        "slidedb-stats.1",
+        "slidedb-compare.1",
+        "slidedb-verify.1",
+    ] {
+        let text = fs::read_to_string(pages.path().join(page)).unwrap();
+        assert!(text.starts_with(".ie"), "{page}");
+    }
+    let (_, help, _) = run(&["--help"], None, data.path());
+    for words in ["unsolvable", "invalid", "Exit status: 0", "1 when", "2 on"] {
+        assert!(help.contains(words), "--help lacks {words:?}:\n{help}");
     }
 }
