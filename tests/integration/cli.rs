@@ -489,6 +489,8 @@ fn solve_survives_closed_stdout() {
     let (code, _, _) = run(&["solve", "1 2 3 4 5 6 7 8 0"], None, data.path());
     assert_eq!(code, 0);
 
+    // The deadline runs from the start: no blocking call below waits past it.
+    let deadline = Instant::now() + Duration::from_secs(60);
     let mut child = Command::new(SLIDEDB)
         .arg("solve")
         .env("SLIDEDB_DATA", data.path())
@@ -508,11 +510,26 @@ fn solve_survives_closed_stdout() {
             }
         }
     });
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    stdout.read_line(&mut first).expect("read one line");
+    // Read the first answer in a thread, so that waiting for it is bounded
+    // by the deadline; then close stdout.
+    let stdout = child.stdout.take().expect("stdout");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let mut stdout = BufReader::new(stdout);
+        let mut first = String::new();
+        let read = stdout.read_line(&mut first).map(|_| first);
+        let _ = sender.send(read);
+        // `stdout` is dropped here: the pipe closes.
+    });
+    let wait = deadline.saturating_duration_since(Instant::now());
+    let first = match receiver.recv_timeout(wait) {
+        Ok(read) => read.expect("read one line"),
+        Err(_) => {
+            let _ = child.kill();
+            panic!("slidedb gave no first answer before the deadline");
+        }
+    };
     assert_eq!(first, "ullddrurdllurdruldr\n");
-    drop(stdout);
 
     let mut err_pipe = child.stderr.take().expect("stderr");
     let reader = thread::spawn(move || {
@@ -520,7 +537,6 @@ fn solve_survives_closed_stdout() {
         err_pipe.read_to_string(&mut text).expect("read stderr");
         text
     });
-    let deadline = Instant::now() + Duration::from_secs(60);
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
