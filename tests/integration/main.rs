@@ -23,6 +23,7 @@ mod exe;
 mod fuzz_regressions;
 #[cfg(feature = "cli")]
 mod goals;
+mod heuristics;
 mod idastar;
 mod iddfs;
 mod pdb;
