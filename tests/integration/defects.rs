@@ -567,3 +567,33 @@ fn completions_man_page_and_help() {
         assert!(help.contains(words), "--help lacks {words:?}:\n{help}");
     }
 }
+
+/// Several `solve` processes that each build the same missing table at
+/// once all answer, and none tells the user to pass `--force` (which
+/// `solve` does not have) or reports an error.
+#[test]
+fn concurrent_builds_of_one_table_all_answer() {
+    let data = tempdir();
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            Command::new(SLIDEDB)
+                .args(["solve", "2 3 4 1 5 x 7 6 8"])
+                .env("SLIDEDB_DATA", data.path())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{err}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            "ullddrurdllurdruldr\n"
+        );
+        assert!(!err.contains("--force") && !err.contains("error"), "{err}");
+    }
+    assert!(data.path().join(DEFAULT_3X3).is_file());
+}

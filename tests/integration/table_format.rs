@@ -155,3 +155,36 @@ fn a_damaged_body_gives_an_error_not_a_path() {
         assert_eq!(moves, [slidedb::Move::Up], "fill {fill:#x}");
     }
 }
+
+/// The metadata's own checksum: every metadata byte changed, with the
+/// header left whole, is refused as a metadata checksum mismatch, for
+/// both kinds of file (before anything is decoded from it).
+#[test]
+fn every_metadata_byte_is_under_the_metadata_checksum() {
+    use slidedb::pdb::{self, Partition, PatternDb};
+    let goal = Board::solved(Shape::new(2, 3).unwrap());
+    let table = small();
+    let db = pdb::build(&goal, &Partition::standard(&goal, "3-2").unwrap(), |_| {})
+        .unwrap()
+        .into_inner();
+    type Open = fn(&[u8]) -> Result<(), TableError>;
+    let kinds: [(&[u8], Open); 2] = [
+        (&table, |b| Table::new(b).map(|_| ())),
+        (&db, |b| PatternDb::new(b).map(|_| ())),
+    ];
+    for (bytes, open) in kinds {
+        let len = u64::from_le_bytes(bytes[32..40].try_into().unwrap()) as usize;
+        assert!(len > 20);
+        for at in HEADER_LEN..HEADER_LEN + len {
+            let mut changed = bytes.to_vec();
+            changed[at] ^= 0x20;
+            match open(&changed) {
+                Err(TableError::Checksum {
+                    section: Section::Metadata,
+                    ..
+                }) => {}
+                other => panic!("byte {at}: {other:?}"),
+            }
+        }
+    }
+}
