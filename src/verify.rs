@@ -52,17 +52,68 @@ pub enum Fault {
 /// assert!(check_table(&table).is_ok());
 /// ```
 pub fn check_table<D: AsRef<[u8]> + Sync>(table: &Table<D>) -> Result<(), Fault> {
+    check_table_with(table, |_| {})
+}
+
+/// How far [`check_table_with`] has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Progress {
+    /// The body checksum is being checked.
+    Checksum,
+    /// `done` of `total` entries checked against their neighbours.
+    Entries {
+        /// Entries checked so far.
+        done: u64,
+        /// Entries in all.
+        total: u64,
+    },
+    /// The fresh search has finished layer `depth` of `max_depth`.
+    FreshSearch {
+        /// The layer just finished.
+        depth: u32,
+        /// The table's greatest distance.
+        max_depth: u32,
+    },
+}
+
+/// [`check_table`], calling `progress` as it goes (from any thread, about
+/// a hundred times over the entries).
+///
+/// ```
+/// use slidedb::{Board, Shape, generate, verify::{Progress, check_table_with}};
+/// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+/// let calls = std::sync::atomic::AtomicU32::new(0);
+/// check_table_with(&table, |_: Progress| { calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed); }).unwrap();
+/// assert!(calls.into_inner() >= 3);
+/// ```
+pub fn check_table_with<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    progress: impl Fn(Progress) + Sync,
+) -> Result<(), Fault> {
+    progress(Progress::Checksum);
     table.verify()?;
     // Every check runs on the body's own terms: boards toward the indexed
     // goal.
     let indexer = table.indexer();
     let goal = *table.indexed_goal();
     let adjacency = Adjacency::new(goal.shape());
+    let total = indexer.len();
+    let step = (total / 100).max(1);
+    let done = AtomicU64::new(0);
+    progress(Progress::Entries { done: 0, total });
     (0..indexer.len() as usize)
         .into_par_iter()
         .with_min_len(1 << 12)
         .try_for_each(|i| {
             let i = i as u64;
+            if i % step == step - 1 {
+                let done = done.fetch_add(step, Relaxed) + step;
+                progress(Progress::Entries {
+                    done: done.min(total),
+                    total,
+                });
+            }
             let board = indexer.unrank(Index(i)).expect("i below len");
             let residue = table.residue(Index(i));
             let fault = |what| {
@@ -93,7 +144,13 @@ pub fn check_table<D: AsRef<[u8]> + Sync>(table: &Table<D>) -> Result<(), Fault>
             }
             Ok(())
         })?;
-    let fresh = generate(&goal, |_| {})?;
+    let max_depth = table.max_distance();
+    let fresh = generate(&goal, |layer| {
+        progress(Progress::FreshSearch {
+            depth: layer.depth,
+            max_depth,
+        })
+    })?;
     if fresh.layers() != table.layers() {
         return Err(Fault::Differs {
             what: "layer counts",

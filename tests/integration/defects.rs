@@ -597,3 +597,33 @@ fn concurrent_builds_of_one_table_all_answer() {
     }
     assert!(data.path().join(DEFAULT_3X3).is_file());
 }
+
+/// A long check shows progress: `verify` on the 3x4 table (239,500,800
+/// states, about 20 s) prints a line per stage and tenth when stderr is no
+/// terminal; `--quiet` prints none. (Builds the 3x4 table: run with
+/// `--ignored`, as CI does.)
+#[test]
+#[ignore = "builds and checks the 3x4 table: about 30 s"]
+fn a_long_verify_shows_progress() {
+    let data = tempdir();
+    let table = data.path().join("t34.slidedb");
+    let (code, _, err) = run_gen(
+        &["--size", "3x4", "--quiet", "--out", path_str(&table)],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(
+        &["verify", "--table", path_str(&table), "--sample", "1"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    for line in [
+        "slidedb: verify: the checksum: 0%",
+        "slidedb: verify: each entry against its neighbours: 50%",
+        "slidedb: verify: against a fresh search: 100%",
+    ] {
+        assert!(err.contains(line), "no {line:?} in {err}");
+    }
+    assert!(err.lines().count() < 40, "{err}");
+}

@@ -1,7 +1,7 @@
 //! `slidedb verify`: a table checked completely, and a search's answers
 //! checked against it.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -9,7 +9,7 @@ use clap::{Args as ClapArgs, ValueEnum};
 use slidedb::pdb::PatternDb;
 use slidedb::random::SplitMix64;
 use slidedb::store::Bytes;
-use slidedb::verify::{check_search_toward, check_table};
+use slidedb::verify::{Progress, check_search_toward, check_table_with};
 use slidedb::{Algorithm, Board, Solver};
 
 use crate::data::DataArgs;
@@ -43,6 +43,82 @@ pub struct VerifyArgs {
     /// The estimate it uses.
     #[arg(long, value_enum, default_value_t = HeuristicArg::Manhattan)]
     heuristic: HeuristicArg,
+    /// No progress on stderr (a bar on a terminal, else a line per tenth).
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Progress of the table's check on stderr, for tables that take seconds
+/// (over [`LONG_CHECK`] states): a bar on a terminal, else a line at each
+/// stage and each tenth of it; nothing with --quiet.
+const LONG_CHECK: u64 = 10_000_000;
+
+struct Report {
+    bar: Option<indicatif::ProgressBar>,
+    quiet: bool,
+    /// The last stage and tenth printed as a line.
+    printed: std::sync::Mutex<(u8, u64)>,
+}
+
+impl Report {
+    fn new(quiet: bool, states: u64) -> Report {
+        let quiet = quiet || states <= LONG_CHECK;
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::new(100);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40.cyan/blue} {percent:>3}% {msg} [{elapsed}]",
+                )
+                .expect("a valid template"),
+            );
+            bar
+        });
+        Report {
+            bar,
+            quiet,
+            printed: std::sync::Mutex::new((u8::MAX, u64::MAX)),
+        }
+    }
+
+    fn progress(&self, p: Progress) {
+        if self.quiet {
+            return;
+        }
+        let (stage, what, fraction) = match p {
+            Progress::Checksum => (0, "the checksum".to_string(), 0.0),
+            Progress::Entries { done, total } => (
+                1,
+                "each entry against its neighbours".to_string(),
+                done as f64 / total.max(1) as f64,
+            ),
+            Progress::FreshSearch { depth, max_depth } => (
+                2,
+                "against a fresh search".to_string(),
+                depth as f64 / max_depth.max(1) as f64,
+            ),
+            _ => return,
+        };
+        match &self.bar {
+            Some(bar) => {
+                bar.set_message(what);
+                bar.set_position((fraction * 100.0) as u64);
+            }
+            None => {
+                let tenth = (fraction * 10.0) as u64;
+                let mut printed = self.printed.lock().unwrap_or_else(|e| e.into_inner());
+                if *printed != (stage, tenth) {
+                    *printed = (stage, tenth);
+                    say!("slidedb: verify: {what}: {}%", tenth * 10);
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// Checks pattern databases' bytes: checksum, layer counts; prints the
@@ -104,7 +180,10 @@ fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
         )?;
     }
     let start = Instant::now();
-    match check_table(table.get()) {
+    let report = Report::new(args.quiet, table.get().states());
+    let checked = check_table_with(table.get(), |p| report.progress(p));
+    report.finish();
+    match checked {
         Ok(()) => writeln!(
             out,
             "table: {} states; checksum, every entry against its neighbours, and a fresh search agree ({:.3} s)",
