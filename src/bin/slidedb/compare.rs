@@ -133,9 +133,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                     "slidedb: {} not run: each can remember all {} boards of {shape} ({}), more than the {} a search may use here; name them with --algos to run them within it",
                     names.join(", "),
                     shape.states(),
-                    crate::data::bytes(
-                        shape.states().saturating_mul(slidedb::solver::STORED_BYTES)
-                    ),
+                    crate::data::bytes(solver.memory_needed(slidedb::Algorithm::Bfs)),
                     crate::data::bytes(budget)
                 );
             }
@@ -254,7 +252,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                 row.stats.generated,
                 row.stats.peak_open,
                 row.stats.peak_visited,
-                bytes(row.heap),
+                crate::data::bytes(row.heap as u64),
                 duration(row.elapsed)
             )?;
         }
@@ -288,15 +286,6 @@ const LONGEST_SHOWN: usize = 100;
 
 fn name(algo: Algo) -> &'static str {
     algo.search().map_or("table", |a| a.name())
-}
-
-/// Bytes in a short human form: `312 B`, `1.2 KiB`, `3.4 MiB`.
-fn bytes(n: usize) -> String {
-    match n {
-        0..1024 => format!("{n} B"),
-        1024..1_048_576 => format!("{:.1} KiB", n as f64 / 1024.0),
-        _ => format!("{:.1} MiB", n as f64 / 1_048_576.0),
-    }
 }
 
 /// A duration in a short human form: `3.1 µs`, `12.3 ms`, `2.41 s`.

@@ -166,12 +166,14 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok((value * scale as f64) as u64)
 }
 
-/// Bytes in a short human form: `512 MB`, `31.0 GB`.
+/// Bytes in a short human form: `312 B`, `1.2 KiB`, `3.4 MiB`, `35.7 GiB`.
 pub fn bytes(n: u64) -> String {
-    if n >= 1_000_000_000 {
-        format!("{:.1} GB", n as f64 / 1e9)
-    } else {
-        format!("{} MB", n / 1_000_000)
+    const KIB: u64 = 1 << 10;
+    match n {
+        0..KIB => format!("{n} B"),
+        KIB..0x10_0000 => format!("{:.1} KiB", n as f64 / KIB as f64),
+        0x10_0000..0x4000_0000 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
+        _ => format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64),
     }
 }
 

@@ -453,12 +453,7 @@ fn warn_of_memory(engine: &Engine, budget: u64) {
         return;
     };
     let shape = engine.goal().shape();
-    let needed = match algorithm {
-        Algorithm::Bfs | Algorithm::Dfs | Algorithm::AStar => {
-            shape.states().saturating_mul(slidedb::solver::STORED_BYTES)
-        }
-        _ => 0,
-    };
+    let needed = slidedb::Solver::new(engine.goal()).memory_needed(algorithm);
     if needed > budget {
         say!(
             "slidedb: {algorithm} can remember all {} boards of {shape} ({}), more than the {} a search may use here (--search-memory): a board that needs more is an error",
