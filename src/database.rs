@@ -25,6 +25,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::io;
+use std::ops::{ControlFlow, RangeInclusive};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -36,7 +37,10 @@ use crate::solution::{Solution, SolveError};
 use crate::solver::{Algorithm, Heuristic, Solver};
 use crate::store::{self, Bytes};
 use crate::symmetry::GoalClass;
-use crate::table::{GenerateError, MAX_TABLE_CELLS, Table, generate};
+use crate::random::SplitMix64;
+use crate::table::{
+    GenerateError, MAX_TABLE_CELLS, MoveOutcome, PathCount, Probe, RareLayers, Table, generate,
+};
 
 /// Boards up to this many cells get their table built on first use, by
 /// default (every table of up to 9 cells builds in milliseconds).
@@ -147,6 +151,16 @@ pub enum DatabaseError {
     /// The board could not be answered.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// A query that only a full table answers (counts, layers, boards at a
+    /// distance), asked where there is none: `source` says why.
+    #[error("{query} needs a full table of every board's distance")]
+    NeedsTable {
+        /// The query, such as `count`.
+        query: &'static str,
+        /// Why there is no table.
+        #[source]
+        source: Box<DatabaseError>,
+    },
 }
 
 /// How to answer a board.
@@ -261,6 +275,15 @@ pub enum Event {
         /// Why it could not.
         error: String,
     },
+    /// A search from the goal began, to find which boards lie at which
+    /// distance (a table stores distances mod 3 only): it takes about as
+    /// long as building the table, up to the deepest layer wanted.
+    Searching {
+        /// The goal it searches from.
+        goal: Board,
+        /// The deepest layer it goes to.
+        upto: u32,
+    },
     /// No pattern databases for a board too big for a full table: answers
     /// come from IDA* with Manhattan distance, optimal but slow on hard
     /// boards.
@@ -307,6 +330,11 @@ impl fmt::Display for Event {
                 f,
                 "could not save the table to {} ({error}); it serves from memory",
                 path.display()
+            ),
+            Event::Searching { goal, upto } => write!(
+                f,
+                "searching the {} boards from goal {goal} out to distance {upto}, to list them by distance (about as long as building the table)",
+                goal.shape()
             ),
             Event::NoPatterns { goal, dir } => write!(
                 f,
@@ -389,10 +417,72 @@ impl<D: AsRef<[u8]>> ForGoal<Table<D>> {
 
     /// [`Table::distance`] toward the goal asked for.
     pub fn distance(&self, board: &Board) -> Result<Option<u32>, SolveError> {
-        let mut moves = Vec::new();
-        Ok(self
-            .solve_into(board, &mut moves)?
-            .then_some(moves.len() as u32))
+        self.value.distance_toward(&self.class, board)
+    }
+
+    /// [`Table::probe`] toward the goal asked for.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let table = db.table(&"0 1 2 3 4 5 6 7 8".parse().unwrap()).unwrap();
+    /// let probe = table.probe(&"1 0 2 3 4 5 6 7 8".parse().unwrap()).unwrap();
+    /// assert_eq!(probe.distance, Some(1));
+    /// assert_eq!(probe.optimal_moves().count(), 1);
+    /// ```
+    pub fn probe(&self, board: &Board) -> Result<Probe, SolveError> {
+        self.value.probe_toward(&self.class, board)
+    }
+
+    /// [`Table::count`] toward the goal asked for.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let table = db.table(&"0 1 2 3 4 5 6 7 8".parse().unwrap()).unwrap();
+    /// let count = table.count(&"7 2 4 5 0 6 8 3 1".parse().unwrap()).unwrap();
+    /// assert_eq!(count.unwrap().to_u64(), Some(3));
+    /// ```
+    pub fn count(&self, board: &Board) -> Result<Option<PathCount>, SolveError> {
+        self.value.count_toward(&self.class, board)
+    }
+
+    /// [`Table::layer`] toward the goal asked for.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Database};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let table = db.table(&"0 1 2 3 4 5 6 7 8".parse().unwrap()).unwrap();
+    /// let mut boards = 0;
+    /// table.layer(31, |_| { boards += 1; ControlFlow::Continue(()) }).unwrap();
+    /// assert_eq!(boards, 2);
+    /// ```
+    pub fn layer(
+        &self,
+        distance: u32,
+        visit: impl FnMut(Board) -> ControlFlow<()>,
+    ) -> Result<(), SolveError> {
+        self.value.layer_toward(&self.class, distance, visit)
+    }
+
+    /// [`Table::random_toward`] the goal asked for.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, random::SplitMix64};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let table = db.table(&"0 1 2 3 4 5 6 7 8".parse().unwrap()).unwrap();
+    /// let mut rng = SplitMix64::new(3);
+    /// let board = table.random(26..=26, None, &mut rng).unwrap().unwrap();
+    /// assert_eq!(table.distance(&board), Ok(Some(26)));
+    /// ```
+    pub fn random(
+        &self,
+        distances: RangeInclusive<u32>,
+        rare: Option<&RareLayers>,
+        rng: &mut SplitMix64,
+    ) -> Result<Option<Board>, SolveError> {
+        self.value.random_toward(&self.class, distances, rare, rng)
     }
 
     /// [`Table::hardest`] as boards toward the goal asked for.
@@ -588,6 +678,54 @@ impl Engine {
         }
     }
 
+    /// The board's distance and every legal move's outcome ([`Probe`]):
+    /// from the table, or, without one, by solving the board and each
+    /// neighbour (each exactly, so up to five searches).
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Move};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let engine = db.engine(&Board::solved(slidedb::Shape::EIGHT), Method::Exact).unwrap();
+    /// let probe = engine.probe(&"1 2 3 4 5 6 7 0 8".parse().unwrap()).unwrap();
+    /// assert_eq!(probe.distance, Some(1));
+    /// assert_eq!(probe.optimal_moves().collect::<Vec<_>>(), [Move::Right]);
+    /// ```
+    pub fn probe(&self, board: &Board) -> Result<Probe, SolveError> {
+        if let EngineKind::Table(table) = &self.kind {
+            return table.probe(board);
+        }
+        let found = self.solve(board)?;
+        let Some(distance) = found.distance() else {
+            return Ok(Probe {
+                board: *board,
+                distance: None,
+                moves: Vec::new(),
+            });
+        };
+        let first = found.moves.as_ref().and_then(|m| m.first().copied());
+        let mut moves = Vec::with_capacity(4);
+        for mv in Move::ALL {
+            let Some(next) = board.apply(mv) else {
+                continue;
+            };
+            // The graph is bipartite: a neighbour is one closer or one
+            // farther, and the solution's first move is one closer.
+            let optimal = first == Some(mv)
+                || (distance > 0 && self.solve(&next)?.distance() == Some(distance - 1));
+            moves.push(MoveOutcome {
+                mv,
+                board: next,
+                distance: if optimal { distance - 1 } else { distance + 1 },
+                optimal,
+            });
+        }
+        Ok(Probe {
+            board: *board,
+            distance: Some(distance),
+            moves,
+        })
+    }
+
     /// Like [`solve`](Engine::solve), but appends the moves to `moves`
     /// (a table lookup then allocates nothing once `moves` has grown) and
     /// returns whether the board can reach the goal. On an error `moves` is
@@ -634,6 +772,8 @@ struct Inner {
     search_memory: u64,
     tables: Cache<Table<Bytes>>,
     patterns: Cache<PatternDb<Bytes>>,
+    /// The rare layers listed so far, by indexed goal.
+    rare: Mutex<HashMap<Board, Arc<RareLayers>>>,
     on_event: Option<Listener>,
 }
 
@@ -802,6 +942,7 @@ impl DatabaseBuilder {
             search_memory: self.search_memory,
             tables: Mutex::default(),
             patterns: Mutex::default(),
+            rare: Mutex::default(),
             on_event: self.on_event,
         };
         let mut inner = inner;
@@ -1152,6 +1293,142 @@ impl Database {
             class,
             source,
         }))
+    }
+
+    /// The board's distance and every legal move's outcome toward `goal`,
+    /// from the exact engine ([`Method::Exact`]): a table lookup, or
+    /// searches over pattern databases for larger boards.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let probe = db.probe(&"2 3 4 1 5 x 7 6 8".parse().unwrap(), &Board::solved(Shape::EIGHT)).unwrap();
+    /// assert_eq!(probe.distance, Some(19));
+    /// assert_eq!(probe.optimal_moves().count(), 3); // u, d and l
+    /// ```
+    pub fn probe(&self, board: &Board, goal: &Board) -> Result<Probe, DatabaseError> {
+        Ok(self.engine(goal, Method::Exact)?.probe(board)?)
+    }
+
+    /// The full table for a query that needs one: as [`table`](Database::table),
+    /// with the error saying which query needed it.
+    fn table_for(
+        &self,
+        query: &'static str,
+        goal: &Board,
+    ) -> Result<ForGoal<Table<Bytes>>, DatabaseError> {
+        self.table(goal).map_err(|e| match e {
+            e @ (DatabaseError::TooBig { .. } | DatabaseError::MissingTable { .. }) => {
+                DatabaseError::NeedsTable {
+                    query,
+                    source: Box::new(e),
+                }
+            }
+            e => e,
+        })
+    }
+
+    /// The exact number of optimal solutions from `board` to `goal`
+    /// ([`Table::count`]); `None` if the board cannot reach it. Needs the
+    /// full table.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, DatabaseError, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let count = db.count(&"8 6 7 2 5 4 3 0 1".parse().unwrap(), &Board::solved(Shape::EIGHT));
+    /// assert_eq!(count.unwrap().unwrap().to_u64(), Some(40));
+    /// let fifteen = Board::solved(Shape::new(4, 4).unwrap());
+    /// assert!(matches!(db.count(&fifteen, &fifteen), Err(DatabaseError::NeedsTable { .. })));
+    /// ```
+    pub fn count(&self, board: &Board, goal: &Board) -> Result<Option<PathCount>, DatabaseError> {
+        Ok(self.table_for("count", goal)?.count(board)?)
+    }
+
+    /// Calls `visit` with every board at exactly `distance` moves from
+    /// `goal`, in index order, until it breaks ([`Table::layer`]). Needs the
+    /// full table; reports [`Event::Searching`] first.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Database, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let mut found = Vec::new();
+    /// db.layer(&Board::solved(Shape::EIGHT), 31, |b| { found.push(b); ControlFlow::Continue(()) }).unwrap();
+    /// assert_eq!(found.len(), 2);
+    /// ```
+    pub fn layer(
+        &self,
+        goal: &Board,
+        distance: u32,
+        visit: impl FnMut(Board) -> ControlFlow<()>,
+    ) -> Result<(), DatabaseError> {
+        let table = self.table_for("layer", goal)?;
+        if distance <= table.get().max_distance() {
+            self.inner.report(&Event::Searching {
+                goal: *goal,
+                upto: distance,
+            });
+        }
+        Ok(table.layer(distance, visit)?)
+    }
+
+    /// A board drawn uniformly at random among those whose distance to
+    /// `goal` lies in `distances` ([`Table::random_toward`]), or `None` if
+    /// there is none. Needs the full table. When the range is rare, the
+    /// first call lists its layers ([`RareLayers`], reported as
+    /// [`Event::Searching`]) and keeps them for the next.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape, random::SplitMix64};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let mut rng = SplitMix64::new(9);
+    /// let board = db.random(&goal, 31..=31, &mut rng).unwrap().unwrap();
+    /// assert!(["8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"].contains(&board.to_string().as_str()));
+    /// ```
+    pub fn random(
+        &self,
+        goal: &Board,
+        distances: RangeInclusive<u32>,
+        rng: &mut SplitMix64,
+    ) -> Result<Option<Board>, DatabaseError> {
+        let table = self.table_for("a random board at a distance", goal)?;
+        let rare = match table.get().rare_layers_needed(distances.clone()) {
+            None => None,
+            Some(upto) => Some(self.rare_layers(&table, upto)?),
+        };
+        Ok(table.random(distances, rare.as_deref(), rng)?)
+    }
+
+    /// The rare layers of `table`, listed at least up to `upto`: kept from
+    /// an earlier call, or listed now (up to the deepest rare layer, so
+    /// that one search serves every later call).
+    fn rare_layers(
+        &self,
+        table: &ForGoal<Table<Bytes>>,
+        upto: u32,
+    ) -> Result<Arc<RareLayers>, DatabaseError> {
+        let t = table.get();
+        let key = *t.indexed_goal();
+        let mut cache = self.inner.rare.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rare) = cache.get(&key)
+            && rare.covers(upto)
+        {
+            return Ok(rare.clone());
+        }
+        let threshold = RareLayers::threshold(t.states());
+        let deepest = (0..=t.max_distance())
+            .rev()
+            .find(|&d| t.layers()[d as usize] <= threshold)
+            .unwrap_or(upto)
+            .max(upto);
+        self.inner.report(&Event::Searching {
+            goal: *table.toward().goal(),
+            upto: deepest,
+        });
+        let rare = Arc::new(RareLayers::build(t, deepest)?);
+        cache.insert(key, rare.clone());
+        Ok(rare)
     }
 
     /// The error for pattern databases that cannot be found for `goal`.

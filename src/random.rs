@@ -31,9 +31,19 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
-    /// A number in `0 .. n` (multiply-shift: the bias is below n / 2^64).
+    /// A number in `0 .. n`, every one equally likely (`n > 0`): the
+    /// high half of a 128-bit product, with Lemire's rejection of the few
+    /// draws that would bias it. A rejection happens with probability
+    /// below n / 2^64, so the sequence is in practice the multiply-shift's.
     pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+        let mut product = self.next_u64() as u128 * n as u128;
+        if (product as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (product as u64) < threshold {
+                product = self.next_u64() as u128 * n as u128;
+            }
+        }
+        (product >> 64) as u64
     }
 }
 

@@ -27,6 +27,7 @@
 //!
 //! At the end the planes are laid out as the table's 2-bit entries.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -85,9 +86,70 @@ pub struct Layer {
 /// ```
 pub fn generate(
     goal: &Board,
-    mut on_layer: impl FnMut(&Layer),
+    on_layer: impl FnMut(&Layer),
 ) -> Result<Table<Vec<u8>>, GenerateError> {
-    let shape = goal.shape();
+    let class = GoalClass::of(goal);
+    let done = search(&class, on_layer, |_| ControlFlow::Continue(()))?;
+    let (layers, hardest, body) = done.expect("the search ran to the end");
+    Ok(assemble(&class, layers, &hardest, &body))
+}
+
+/// One finished layer's boards, as the search holds them (see
+/// [`sweep`]).
+pub(crate) struct Frontier<'a> {
+    search: &'a Search<'a>,
+    words: &'a [AtomicU64],
+    /// Its distance from the goal.
+    pub depth: u32,
+    /// How many boards it holds.
+    pub states: u64,
+}
+
+impl Frontier<'_> {
+    /// Calls `f` with the index of every board of the layer (toward the
+    /// class's canonical goal), in increasing order, until it breaks.
+    pub fn for_each(&self, mut f: impl FnMut(Index) -> ControlFlow<()>) -> ControlFlow<()> {
+        let per_blank = self.search.per_blank;
+        for cell in 0..self.search.cells {
+            let base = (cell * per_blank) as u64;
+            for (w, word) in self.words.iter().enumerate() {
+                let word = word.load(Relaxed);
+                if word == 0 {
+                    continue;
+                }
+                for lane_number in 0..LANES {
+                    if word >> (16 * lane_number + cell) & 1 != 0 {
+                        let h = w * LANES + lane_number;
+                        f(Index(base + h as u64))?;
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Runs the search toward `class`'s canonical goal and shows each layer,
+/// when complete, to `visit`, until it breaks. Costs what [`generate`]
+/// costs, up to the last layer visited; builds no table.
+pub(crate) fn sweep(
+    class: &GoalClass,
+    visit: impl FnMut(&Frontier) -> ControlFlow<()>,
+) -> Result<(), GenerateError> {
+    search(class, |_| {}, visit).map(|_| ())
+}
+
+/// What a finished search leaves: the layer counts, the first hardest
+/// boards, and the table's body.
+type Finished = (Vec<u64>, Vec<Board>, Vec<u8>);
+
+/// The search itself: `None` when `visit` stopped it.
+fn search(
+    class: &GoalClass,
+    mut on_layer: impl FnMut(&Layer),
+    mut visit: impl FnMut(&Frontier) -> ControlFlow<()>,
+) -> Result<Option<Finished>, GenerateError> {
+    let shape = class.goal().shape();
     if shape.cells() > MAX_TABLE_CELLS {
         return Err(GenerateError::TooLarge {
             shape,
@@ -95,7 +157,6 @@ pub fn generate(
         });
     }
     let start = Instant::now();
-    let class = GoalClass::of(goal);
     let goal = class.canonical();
     let indexer = Indexer::new(goal);
     let search = Search::new(&indexer);
@@ -163,6 +224,15 @@ pub fn generate(
             total,
             elapsed: start.elapsed(),
         });
+        let shown = Frontier {
+            search: &search,
+            words: &frontier[depth % 3],
+            depth: depth as u32,
+            states,
+        };
+        if visit(&shown).is_break() {
+            return Ok(None);
+        }
         if !more {
             break; // `frontier[depth % 3]` holds the last layer
         }
@@ -174,7 +244,7 @@ pub fn generate(
     // Free the search (most of its memory) before the file's bytes are
     // laid out, so the two are never held at once.
     drop((frontier, reached, search));
-    Ok(assemble(&class, layers, &hardest, &body))
+    Ok(Some((layers, hardest, body)))
 }
 
 /// Layers smaller than this are expanded on one thread.

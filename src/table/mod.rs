@@ -9,11 +9,15 @@
 
 mod file;
 mod generate;
+mod layers;
+mod query;
 
 use std::path::Path;
 
 pub use file::{ENCODING_MOD3, MAX_HARDEST};
 pub use generate::{GenerateError, Layer, generate};
+pub use layers::RareLayers;
+pub use query::{MoveOutcome, PathCount, Probe};
 
 use crate::board::{Adjacency, Board, Move, Shape};
 use crate::format::TableError;
@@ -363,32 +367,39 @@ impl<D: AsRef<[u8]>> Table<D> {
         board: &Board,
         moves: &mut Vec<Move>,
     ) -> Result<bool, SolveError> {
-        if class.canonical() != self.class.canonical() {
-            return Err(SolveError::OtherClass {
-                goal: class.goal().to_string(),
-                served: self.goal().to_string(),
-            });
-        }
-        check_shape(class.goal().shape(), board.shape())?;
-        if class.is_canonical() {
-            return self.descend_into(board, moves);
-        }
+        let indexed = self.to_indexed(class, board)?;
         let start = moves.len();
-        let solvable = self.descend_into(&class.to_canonical(board), moves)?;
-        class.moves_back(&mut moves[start..]);
+        let solvable = self.descend_into(&indexed, moves)?;
+        if !class.is_canonical() {
+            class.moves_back(&mut moves[start..]);
+        }
         Ok(solvable)
     }
 
     /// The greedy descent from `board`, a board toward the indexed goal:
     /// appends the moves, or leaves `moves` as it was on an error.
     fn descend_into(&self, board: &Board, moves: &mut Vec<Move>) -> Result<bool, SolveError> {
+        let start = moves.len();
+        let descended = self.descend(board, |mv| moves.push(mv));
+        if descended.is_err() {
+            moves.truncate(start);
+        }
+        Ok(descended?.is_some())
+    }
+
+    /// The greedy descent from `board`, a board toward the indexed goal:
+    /// calls `step` with each move, and returns the distance (`None` when
+    /// the board cannot reach the goal). Allocates nothing.
+    pub(crate) fn descend(
+        &self,
+        board: &Board,
+        mut step: impl FnMut(Move),
+    ) -> Result<Option<u32>, SolveError> {
         let goal = self.class.canonical();
         if !board.can_reach(goal) {
-            return Ok(false);
+            return Ok(None);
         }
-        let start = moves.len();
-        let damaged = |moves: &mut Vec<Move>, at: &Board, why: &'static str| {
-            moves.truncate(start);
+        let damaged = |at: &Board, why: &'static str| {
             Err(SolveError::Damaged {
                 board: at.to_string(),
                 why,
@@ -399,19 +410,16 @@ impl<D: AsRef<[u8]>> Table<D> {
         let mut index = self.indexer.rank_unchecked(&here);
         let mut residue = self.residue(index);
         let mut came_by: Option<Move> = None;
+        let mut distance = 0;
         while here != *goal {
             if residue > 2 {
-                return damaged(moves, &here, "its entry holds no distance");
+                return damaged(&here, "its entry holds no distance");
             }
-            if moves.len() - start >= self.max_distance() as usize {
-                return damaged(
-                    moves,
-                    &here,
-                    "the path grew longer than the greatest distance",
-                );
+            if distance >= self.max_distance() {
+                return damaged(&here, "the path grew longer than the greatest distance");
             }
             let closer = (residue + 2) % 3;
-            let step = self
+            let found = self
                 .adjacency
                 .from(here.blank())
                 .iter()
@@ -427,16 +435,17 @@ impl<D: AsRef<[u8]>> Table<D> {
                     };
                     (self.residue(next_index) == closer).then_some((mv, next, next_index))
                 });
-            let Some((mv, next, next_index)) = step else {
-                return damaged(moves, &here, "no move leads one closer");
+            let Some((mv, next, next_index)) = found else {
+                return damaged(&here, "no move leads one closer");
             };
-            moves.push(mv);
+            step(mv);
+            distance += 1;
             here = next;
             index = next_index;
             residue = closer;
             came_by = Some(mv);
         }
-        Ok(true)
+        Ok(Some(distance))
     }
 
     /// The distance from `board` to the goal, or `None` if it cannot reach
@@ -449,10 +458,44 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// assert_eq!(table.distance(&hardest), Ok(Some(31)));
     /// ```
     pub fn distance(&self, board: &Board) -> Result<Option<u32>, SolveError> {
-        let mut moves = Vec::with_capacity(self.max_distance() as usize);
-        Ok(self
-            .solve_into(board, &mut moves)?
-            .then_some(moves.len() as u32))
+        self.distance_toward(&self.class, board)
+    }
+
+    /// Like [`distance`](Table::distance), toward another goal of the
+    /// table's class: `class` is that goal's ([`GoalClass::of`]).
+    /// Allocates nothing.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// let board: Board = "7 2 4 5 0 6 8 3 1".parse().unwrap();
+    /// assert_eq!(table.distance_toward(&toward, &board), Ok(Some(26)));
+    /// ```
+    pub fn distance_toward(
+        &self,
+        class: &GoalClass,
+        board: &Board,
+    ) -> Result<Option<u32>, SolveError> {
+        let board = self.to_indexed(class, board)?;
+        self.descend(&board, |_| {})
+    }
+
+    /// `board`, a board toward `class`'s goal, as the board toward the
+    /// indexed goal at the same distance; refuses another class or shape.
+    pub(crate) fn to_indexed(&self, class: &GoalClass, board: &Board) -> Result<Board, SolveError> {
+        if class.canonical() != self.class.canonical() {
+            return Err(SolveError::OtherClass {
+                goal: class.goal().to_string(),
+                served: self.goal().to_string(),
+            });
+        }
+        check_shape(class.goal().shape(), board.shape())?;
+        Ok(if class.is_canonical() {
+            *board
+        } else {
+            class.to_canonical(board)
+        })
     }
 }
 

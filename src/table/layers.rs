@@ -1,0 +1,325 @@
+//! Whole layers of a full table, and boards drawn uniformly at random at
+//! a chosen distance.
+//!
+//! A 2-bit table knows each board's distance only mod 3 (its exact
+//! distance costs a descent), so which boards make up a layer is found
+//! again by the generator's search from the goal, which holds each layer
+//! whole as it completes: listing layer `d` costs what building the table
+//! costs up to layer `d` (seconds for 3×4), and checks the layer counts
+//! against the table's on the way.
+//!
+//! Drawing a board uniformly at distance `d` (or in a range of distances):
+//! when the range holds at least 1/256 of all boards, a uniformly random
+//! board is drawn until its distance (by descent) falls in the range,
+//! under 256 draws on average. Rarer ranges draw from a list of their
+//! boards ([`RareLayers`], built once by the same search), choosing the
+//! layer in proportion to its count: every board of the range is then
+//! equally likely.
+
+use std::ops::{ControlFlow, RangeInclusive};
+
+use crate::board::Board;
+use crate::random::SplitMix64;
+use crate::rank::Index;
+use crate::solution::SolveError;
+use crate::symmetry::GoalClass;
+
+use super::Table;
+use super::generate::sweep;
+
+/// The boards of a table's rare layers, as indexes, to draw from them
+/// directly: a layer is rare when it holds at most
+/// [`RareLayers::threshold`] boards. Built once per table (the search of
+/// [`Table::layer`], up to the deepest rare layer wanted); 8 bytes a board
+/// listed (3×3: every layer, 1.5 MB; 3×4: the layers up to 23 moves and
+/// from 47, about 2.6 M boards, 21 MB).
+#[derive(Clone, Debug)]
+pub struct RareLayers {
+    /// The indexed goal of the table it was built from.
+    indexed_goal: Board,
+    /// That table's layer counts.
+    layers: Vec<u64>,
+    /// `lists[d]`: the indexes of layer `d`, in increasing order, for the
+    /// rare layers up to the deepest one built.
+    lists: Vec<Option<Vec<u64>>>,
+}
+
+impl RareLayers {
+    /// The most boards a rare layer (or range of layers) holds, for a
+    /// table of `states` boards: 1/256 of them, and at least 65,536.
+    ///
+    /// ```
+    /// use slidedb::table::RareLayers;
+    /// assert_eq!(RareLayers::threshold(239_500_800), 935_550);
+    /// assert_eq!(RareLayers::threshold(181_440), 65_536);
+    /// ```
+    pub fn threshold(states: u64) -> u64 {
+        (states / 256).max(1 << 16)
+    }
+
+    /// Lists the rare layers of `table` up to distance `upto` (all of
+    /// them if `upto` is its greatest distance or more).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate, table::RareLayers};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let rare = RareLayers::build(&table, 31).unwrap();
+    /// assert!(rare.covers(31));
+    /// assert_eq!(rare.boards(), 181_440); // every 8-puzzle layer is rare
+    /// ```
+    pub fn build<D: AsRef<[u8]>>(table: &Table<D>, upto: u32) -> Result<RareLayers, SolveError> {
+        let layers = table.layers().to_vec();
+        let threshold = RareLayers::threshold(table.states());
+        let upto = upto.min(table.max_distance());
+        let mut lists: Vec<Option<Vec<u64>>> = vec![None; upto as usize + 1];
+        table.sweep(upto, |depth, frontier| {
+            if layers[depth as usize] <= threshold {
+                let mut list = Vec::with_capacity(layers[depth as usize] as usize);
+                let _ = frontier.for_each(|index| {
+                    list.push(index.0);
+                    ControlFlow::Continue(())
+                });
+                lists[depth as usize] = Some(list);
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok(RareLayers {
+            indexed_goal: *table.indexed_goal(),
+            layers,
+            lists,
+        })
+    }
+
+    /// Whether layer `distance` is listed.
+    pub fn covers(&self, distance: u32) -> bool {
+        matches!(self.lists.get(distance as usize), Some(Some(_)))
+    }
+
+    /// How many boards are listed.
+    pub fn boards(&self) -> u64 {
+        self.lists.iter().flatten().map(|l| l.len() as u64).sum()
+    }
+
+    /// Whether it was built from a table of this indexed goal and counts.
+    fn fits<D: AsRef<[u8]>>(&self, table: &Table<D>) -> bool {
+        self.indexed_goal == *table.indexed_goal() && self.layers == table.layers()
+    }
+}
+
+impl<D: AsRef<[u8]>> Table<D> {
+    /// Runs the generator's search up to `upto` (at most the greatest
+    /// distance), showing each layer to `visit`, and checks each layer's
+    /// count against the table's.
+    fn sweep(
+        &self,
+        upto: u32,
+        mut visit: impl FnMut(u32, &super::generate::Frontier) -> ControlFlow<()>,
+    ) -> Result<(), SolveError> {
+        let mut outcome = Ok(());
+        let layers = self.layers();
+        let searched = sweep(&self.class, |frontier| {
+            if layers.get(frontier.depth as usize) != Some(&frontier.states) {
+                outcome = Err(SolveError::Damaged {
+                    board: self.indexed_goal().to_string(),
+                    why: "its layer counts are not what a new search from the goal finds",
+                });
+                return ControlFlow::Break(());
+            }
+            visit(frontier.depth, frontier)?;
+            if frontier.depth >= upto {
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        });
+        if searched.is_err() {
+            return Err(SolveError::Damaged {
+                board: self.indexed_goal().to_string(),
+                why: "no full table has its size",
+            });
+        }
+        outcome
+    }
+
+    /// Calls `visit` with every board at exactly `distance` moves from the
+    /// goal, in index order, until it breaks (nothing when no board is that
+    /// far). See the [module docs](self) for what it costs.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let mut hardest = Vec::new();
+    /// table.layer(31, |board| {
+    ///     hardest.push(board.to_string());
+    ///     ControlFlow::Continue(())
+    /// }).unwrap();
+    /// assert_eq!(hardest, ["6 4 7 8 5 0 3 2 1", "8 6 7 2 5 4 3 0 1"]);
+    /// ```
+    pub fn layer(
+        &self,
+        distance: u32,
+        visit: impl FnMut(Board) -> ControlFlow<()>,
+    ) -> Result<(), SolveError> {
+        self.layer_toward(&self.class, distance, visit)
+    }
+
+    /// Like [`layer`](Table::layer), toward another goal of the table's
+    /// class: `class` is that goal's ([`GoalClass::of`]). The order is the
+    /// table's index order.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// let mut near = Vec::new();
+    /// table.layer_toward(&toward, 1, |board| {
+    ///     near.push(board.to_string());
+    ///     ControlFlow::Continue(())
+    /// }).unwrap();
+    /// near.sort();
+    /// assert_eq!(near, ["1 0 2 3 4 5 6 7 8", "3 1 2 0 4 5 6 7 8"]);
+    /// ```
+    pub fn layer_toward(
+        &self,
+        class: &GoalClass,
+        distance: u32,
+        mut visit: impl FnMut(Board) -> ControlFlow<()>,
+    ) -> Result<(), SolveError> {
+        self.to_indexed(class, class.goal())?;
+        if distance > self.max_distance() {
+            return Ok(());
+        }
+        let indexer = &self.indexer;
+        self.sweep(distance, |depth, frontier| {
+            if depth < distance {
+                return ControlFlow::Continue(());
+            }
+            frontier.for_each(|index| {
+                let board = indexer.unrank(index).expect("an index of the layer");
+                visit(if class.is_canonical() {
+                    board
+                } else {
+                    class.from_canonical(&board)
+                })
+            })
+        })
+    }
+
+    /// Whether drawing from `distances` needs [`RareLayers`] (built up to
+    /// the returned distance) to be fast: `Some(deepest)` when the range
+    /// holds fewer boards than [`RareLayers::threshold`], and some at all.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// assert_eq!(table.rare_layers_needed(31..=40), Some(31));
+    /// assert_eq!(table.rare_layers_needed(0..=31), None);
+    /// assert_eq!(table.rare_layers_needed(32..=40), None); // no board there
+    /// ```
+    pub fn rare_layers_needed(&self, distances: RangeInclusive<u32>) -> Option<u32> {
+        let (lo, hi) = self.clamp(&distances)?;
+        let total = self.layers()[lo as usize..=hi as usize].iter().sum::<u64>();
+        (total <= RareLayers::threshold(self.states())).then_some(hi)
+    }
+
+    /// The range within the table's distances, if any of it is.
+    fn clamp(&self, distances: &RangeInclusive<u32>) -> Option<(u32, u32)> {
+        let (lo, hi) = (*distances.start(), (*distances.end()).min(self.max_distance()));
+        (lo <= hi).then_some((lo, hi))
+    }
+
+    /// A board drawn uniformly at random among all boards whose distance
+    /// to `class`'s goal lies in `distances`, or `None` if there is none.
+    /// The same `rng` state gives the same board on every machine.
+    ///
+    /// `rare` makes rare ranges fast ([`rare_layers_needed`] says when);
+    /// without it they are still drawn, uniformly, by drawing boards until
+    /// one falls in the range, which can take millions of draws.
+    ///
+    /// [`rare_layers_needed`]: Table::rare_layers_needed
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate, random::SplitMix64, symmetry::GoalClass};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+    /// let mut rng = SplitMix64::new(7);
+    /// let board = table.random_toward(&toward, 20..=20, None, &mut rng).unwrap().unwrap();
+    /// assert_eq!(table.distance_toward(&toward, &board), Ok(Some(20)));
+    /// assert_eq!(table.random_toward(&toward, 32..=40, None, &mut rng), Ok(None));
+    /// ```
+    pub fn random_toward(
+        &self,
+        class: &GoalClass,
+        distances: RangeInclusive<u32>,
+        rare: Option<&RareLayers>,
+        rng: &mut SplitMix64,
+    ) -> Result<Option<Board>, SolveError> {
+        self.to_indexed(class, class.goal())?;
+        let Some((lo, hi)) = self.clamp(&distances) else {
+            return Ok(None);
+        };
+        let layers = &self.layers()[lo as usize..=hi as usize];
+        let (lo, hi, board) = if self.rare_layers_needed(lo..=hi).is_none() {
+            (lo, hi, None)
+        } else {
+            // Choose the layer by its share of the range, then a board of it.
+            let mut pick = rng.below(layers.iter().sum());
+            let mut distance = lo;
+            for &count in layers {
+                if pick < count {
+                    break;
+                }
+                pick -= count;
+                distance += 1;
+            }
+            let listed = rare
+                .filter(|r| r.fits(self))
+                .and_then(|r| r.lists.get(distance as usize))
+                .and_then(Option::as_ref);
+            let board = listed.map(|list| {
+                let index = list[rng.below(list.len() as u64) as usize];
+                self.indexer
+                    .unrank(Index(index))
+                    .expect("a listed index is below len")
+            });
+            (distance, distance, board)
+        };
+        let board = match board {
+            Some(board) => board,
+            None => loop {
+                let index = Index(rng.below(self.states()));
+                let board = self.indexer.unrank(index).expect("an index below len");
+                if let Some(d) = self.descend(&board, |_| {})?
+                    && (lo..=hi).contains(&d)
+                {
+                    break board;
+                }
+            },
+        };
+        Ok(Some(if class.is_canonical() {
+            board
+        } else {
+            class.from_canonical(&board)
+        }))
+    }
+
+    /// [`random_toward`](Table::random_toward) the table's own goal.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate, random::SplitMix64, table::RareLayers};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let rare = RareLayers::build(&table, 31).unwrap();
+    /// let mut rng = SplitMix64::new(1);
+    /// let board = table.random(31..=31, Some(&rare), &mut rng).unwrap().unwrap();
+    /// assert_eq!(table.distance(&board), Ok(Some(31)));
+    /// ```
+    pub fn random(
+        &self,
+        distances: RangeInclusive<u32>,
+        rare: Option<&RareLayers>,
+        rng: &mut SplitMix64,
+    ) -> Result<Option<Board>, SolveError> {
+        self.random_toward(&self.class, distances, rare, rng)
+    }
+}
