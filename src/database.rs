@@ -33,11 +33,11 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Move, Shape};
 use crate::format::{Kind, TableError};
 use crate::pdb::PatternDb;
+use crate::random::SplitMix64;
 use crate::solution::{Solution, SolveError};
 use crate::solver::{Algorithm, Heuristic, Solver};
 use crate::store::{self, Bytes};
 use crate::symmetry::GoalClass;
-use crate::random::SplitMix64;
 use crate::table::{
     GenerateError, MAX_TABLE_CELLS, MoveOutcome, PathCount, Probe, RareLayers, Table, generate,
 };
@@ -1310,9 +1310,18 @@ impl Database {
         Ok(self.engine(goal, Method::Exact)?.probe(board)?)
     }
 
-    /// The full table for a query that needs one: as [`table`](Database::table),
-    /// with the error saying which query needed it.
-    fn table_for(
+    /// The full table for a query that needs one: as
+    /// [`table`](Database::table), but where there is none the error is
+    /// [`DatabaseError::NeedsTable`], naming `query`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, DatabaseError, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let fifteen = Board::solved(Shape::new(4, 4).unwrap());
+    /// let error = db.table_for("layer", &fifteen).unwrap_err();
+    /// assert_eq!(error.to_string(), "layer needs a full table of every board's distance");
+    /// ```
+    pub fn table_for(
         &self,
         query: &'static str,
         goal: &Board,

@@ -67,13 +67,17 @@
 //!   (`board`, `format`).
 //! - `goals` (private): the goals every file records, and their checks
 //!   (`board`, `symmetry`, `format`).
-//! - [`table`]: the full table, its bytes, and the parallel BFS that builds
-//!   it (all of the above but `solver`).
+//! - [`table`]: the full table, its bytes, the parallel BFS that builds
+//!   it, and what it answers beyond one solution: every move's outcome,
+//!   counts of optimal solutions, whole layers, random boards at a
+//!   distance (all of the above but `solver`).
 //! - [`pdb`]: additive pattern databases, their bytes, their builder and
 //!   IDA* over them (all of the above but `solver`; not `table`).
 //! - [`verify`]: full checks of a table, and of the searches against it
 //!   (`table`, `solver`).
 //! - [`database`]: the engine over a data folder (everything).
+//! - [`records`]: the answers as every front end writes them, one JSON
+//!   shape each (`board`, `table`).
 
 #![warn(missing_docs, missing_debug_implementations)]
 
@@ -84,6 +88,7 @@ mod goals;
 pub mod pdb;
 pub mod random;
 pub mod rank;
+pub mod records;
 pub mod search;
 pub mod solution;
 pub mod solver;

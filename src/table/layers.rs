@@ -225,7 +225,10 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The range within the table's distances, if any of it is.
     fn clamp(&self, distances: &RangeInclusive<u32>) -> Option<(u32, u32)> {
-        let (lo, hi) = (*distances.start(), (*distances.end()).min(self.max_distance()));
+        let (lo, hi) = (
+            *distances.start(),
+            (*distances.end()).min(self.max_distance()),
+        );
         (lo <= hi).then_some((lo, hi))
     }
 

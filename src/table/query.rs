@@ -364,7 +364,9 @@ impl<D: AsRef<[u8]>> Table<D> {
                     .unrank(Index(index))
                     .ok_or_else(|| damaged(index, "an index past the end"))?;
                 for &(_, target) in self.adjacency.from(here.blank()) {
-                    let next = self.indexer.rank_unchecked(&here.slide_from(target as usize));
+                    let next = self
+                        .indexer
+                        .rank_unchecked(&here.slide_from(target as usize));
                     match self.residue(next) as u32 {
                         r if r == closer => arrivals.push((next.0, paths)),
                         r if r == farther => {}
@@ -387,7 +389,10 @@ impl<D: AsRef<[u8]>> Table<D> {
         let goal = self.indexer.rank_unchecked(self.class.canonical()).0;
         match layer.as_slice() {
             [(index, paths)] if *index == goal => Ok(paths.count()),
-            _ => Err(damaged(layer[0].0, "distance 0 at a board that is not the goal")),
+            _ => Err(damaged(
+                layer[0].0,
+                "distance 0 at a board that is not the goal",
+            )),
         }
     }
 }

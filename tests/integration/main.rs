@@ -27,8 +27,11 @@ mod heuristics;
 mod idastar;
 mod iddfs;
 mod pdb;
+#[cfg(feature = "cli")]
+mod queries;
 mod solve;
 mod symmetry;
 mod table_format;
+mod tablebase;
 #[cfg(feature = "cli")]
 mod verify;

@@ -126,6 +126,8 @@ fn report(event: &Event) {
         Event::Verified {
             elapsed, stamped, ..
         } if elapsed.as_secs_f64() < 0.1 && *stamped => {}
+        // A search of a small table takes milliseconds: not worth a line.
+        Event::Searching { goal, .. } if goal.shape().states() < 20_000_000 => {}
         Event::NoPatterns { goal, .. } => {
             let shape = goal.shape();
             say!(
@@ -232,6 +234,12 @@ impl Data {
         self.ask(shape, Database::table)
     }
 
+    /// The full table for boards of `shape` toward their goal, for a
+    /// query that needs one (the error names it).
+    pub fn table_for(&self, query: &'static str, shape: Shape) -> Result<ForGoal<Table<Bytes>>> {
+        self.ask(shape, |db, goal| db.table_for(query, goal))
+    }
+
     /// The pattern databases for boards of `shape` toward their goal, if
     /// any.
     pub fn patterns(&self, shape: Shape) -> Result<Option<ForGoal<PatternDb<Bytes>>>> {
@@ -267,6 +275,12 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
         DatabaseError::MissingTable { goal, .. } => {
             Some(format!("with\n    {}", gen_table(goal, &data)))
         }
+        DatabaseError::NeedsTable { source, .. } => match source.as_ref() {
+            DatabaseError::MissingTable { goal, .. } => {
+                Some(format!("with\n    {}", gen_table(goal, &data)))
+            }
+            _ => None,
+        },
         DatabaseError::MissingPatterns { goal, .. } => Some(format!(
             "with\n    {}",
             gen_table(

@@ -13,8 +13,13 @@ use clap::{Parser, Subcommand};
 mod console;
 
 mod alloc;
+mod batch;
 mod compare;
+mod count;
 mod data;
+mod layer;
+mod probe;
+mod random;
 mod solve;
 mod stats;
 mod verify;
@@ -50,6 +55,19 @@ enum Command {
     /// there are none (or one is `-`). A line is the optimal move string
     /// (empty for a solved board) or `unsolvable`.
     Solve(solve::SolveArgs),
+    /// Probe boards: each one's distance and every move's outcome, one
+    /// line per board, such as `19  u:18* d:18* l:18*` (a star marks a move
+    /// one closer).
+    Probe(probe::ProbeArgs),
+    /// Count each board's optimal solutions exactly (needs the full
+    /// table), one line per board.
+    Count(count::CountArgs),
+    /// Draw boards uniformly at random: at a distance (--distance, or
+    /// --min and --max; needs the full table), or among all boards.
+    Random(random::RandomArgs),
+    /// List every board at one distance from the goal, in index order
+    /// (needs the full table; `max` lists the farthest).
+    Layer(layer::LayerArgs),
     /// Describe a table: size, goal, states, distances, hardest states.
     Stats(stats::StatsArgs),
     /// Run every algorithm on one board: moves, optimality, work, memory
@@ -81,6 +99,10 @@ fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Probe(args) => probe::run(args),
+        Command::Count(args) => count::run(args),
+        Command::Random(args) => random::run(args),
+        Command::Layer(args) => layer::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Verify(args) => verify::run(args),

@@ -1,0 +1,224 @@
+//! The answers every front end gives, as records with one JSON shape
+//! (serde): a line of the command line's `--json` output, an answer of
+//! the server, a dictionary of the Python package. Boards and goals are
+//! written as [`Board`]'s `Display` writes them, cells in reading order.
+//!
+//! ```
+//! use slidedb::{Board, Shape, generate, records::ProbeRecord};
+//! let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+//! let probe = table.probe(&"1 2 3 4 5 6 7 0 8".parse().unwrap()).unwrap();
+//! let record = ProbeRecord::new(&probe, table.goal());
+//! let json = serde_json::to_string(&record).unwrap();
+//! assert!(json.starts_with(r#"{"board":"1 2 3 4 5 6 7 0 8","goal":"1 2 3 4 5 6 7 8 0","solvable":true,"distance":1,"moves":[{"move":"u","#));
+//! ```
+
+use serde::{Serialize, Serializer};
+
+use crate::board::{Board, Move};
+use crate::table::{PathCount, Probe};
+
+/// A solved board: `{"board","goal","solvable","distance","moves"}`, and
+/// `steps` when asked for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SolveRecord {
+    /// The board asked about.
+    pub board: String,
+    /// The goal it was solved toward.
+    pub goal: String,
+    /// Whether it can reach the goal.
+    pub solvable: bool,
+    /// Its distance (the number of moves), if solvable.
+    pub distance: Option<usize>,
+    /// The blank's moves (`u d l r`), if solvable.
+    pub moves: Option<String>,
+    /// The boards along the way, the board first and the goal last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<String>>,
+}
+
+impl SolveRecord {
+    /// The record of `moves` (`None`: unsolvable) from `board` to `goal`,
+    /// with the boards along the way if `steps`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Move, records::SolveRecord};
+    /// let board: Board = "1 2 3 4 5 6 7 0 8".parse().unwrap();
+    /// let record = SolveRecord::new(&board, &Board::solved(board.shape()), Some(&[Move::Right]), false);
+    /// assert_eq!(record.moves.as_deref(), Some("r"));
+    /// assert_eq!(record.distance, Some(1));
+    /// ```
+    pub fn new(board: &Board, goal: &Board, moves: Option<&[Move]>, steps: bool) -> SolveRecord {
+        SolveRecord {
+            board: board.to_string(),
+            goal: goal.to_string(),
+            solvable: moves.is_some(),
+            distance: moves.map(<[Move]>::len),
+            moves: moves.map(|m| m.iter().map(|m| m.letter()).collect()),
+            steps: moves.filter(|_| steps).map(|moves| {
+                let mut here = *board;
+                std::iter::once(here.to_string())
+                    .chain(moves.iter().map(|&mv| {
+                        here = here.apply(mv).unwrap_or(here);
+                        here.to_string()
+                    }))
+                    .collect()
+            }),
+        }
+    }
+}
+
+/// One legal move of a probe: `{"move","board","distance","optimal"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveRecord {
+    /// The move's letter.
+    #[serde(rename = "move")]
+    pub letter: String,
+    /// The board it leads to.
+    pub board: String,
+    /// That board's distance.
+    pub distance: u32,
+    /// Whether it leads one closer.
+    pub optimal: bool,
+}
+
+/// A probe: `{"board","goal","solvable","distance","moves"}`, the moves in
+/// the order `u d l r` (none for an unsolvable board).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProbeRecord {
+    /// The board probed.
+    pub board: String,
+    /// The goal.
+    pub goal: String,
+    /// Whether it can reach the goal.
+    pub solvable: bool,
+    /// Its distance, if solvable.
+    pub distance: Option<u32>,
+    /// Each legal move's outcome.
+    pub moves: Vec<MoveRecord>,
+}
+
+impl ProbeRecord {
+    /// The record of `probe` toward `goal`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate, records::ProbeRecord};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let probe = table.probe(table.goal()).unwrap();
+    /// let record = ProbeRecord::new(&probe, table.goal());
+    /// assert_eq!(record.distance, Some(0));
+    /// assert_eq!(record.moves.len(), 2);
+    /// ```
+    pub fn new(probe: &Probe, goal: &Board) -> ProbeRecord {
+        ProbeRecord {
+            board: probe.board.to_string(),
+            goal: goal.to_string(),
+            solvable: probe.is_solvable(),
+            distance: probe.distance,
+            moves: probe
+                .moves
+                .iter()
+                .map(|m| MoveRecord {
+                    letter: m.mv.letter().to_string(),
+                    board: m.board.to_string(),
+                    distance: m.distance,
+                    optimal: m.optimal,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A count of optimal solutions as JSON: a number up to 2^53 (what every
+/// JSON reader holds exactly), a decimal string above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountValue(pub PathCount);
+
+/// The largest integer every JSON reader holds exactly.
+const MAX_EXACT_JSON: u64 = 1 << 53;
+
+impl Serialize for CountValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.to_u64() {
+            Some(n) if n <= MAX_EXACT_JSON => serializer.serialize_u64(n),
+            _ => serializer.collect_str(&self.0),
+        }
+    }
+}
+
+/// A count: `{"board","goal","solvable","distance","count"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CountRecord {
+    /// The board asked about.
+    pub board: String,
+    /// The goal.
+    pub goal: String,
+    /// Whether it can reach the goal.
+    pub solvable: bool,
+    /// Its distance, if solvable.
+    pub distance: Option<u32>,
+    /// The number of optimal solutions, if solvable.
+    pub count: Option<CountValue>,
+}
+
+impl CountRecord {
+    /// The record of `count` optimal solutions of `distance` moves
+    /// (`None`: unsolvable).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, records::CountRecord, table::PathCount};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let record = CountRecord::new(&goal, &goal, Some((0, PathCount::from(1u64))));
+    /// assert_eq!(serde_json::to_value(&record).unwrap()["count"], 1);
+    /// let big = CountRecord::new(&goal, &goal, Some((0, PathCount::from(1u128 << 60))));
+    /// assert_eq!(serde_json::to_value(&big).unwrap()["count"], "1152921504606846976");
+    /// ```
+    pub fn new(board: &Board, goal: &Board, found: Option<(u32, PathCount)>) -> CountRecord {
+        CountRecord {
+            board: board.to_string(),
+            goal: goal.to_string(),
+            solvable: found.is_some(),
+            distance: found.map(|f| f.0),
+            count: found.map(|f| CountValue(f.1)),
+        }
+    }
+}
+
+/// A board at a known distance (a random board, a board of a layer):
+/// `{"board","goal","distance"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardRecord {
+    /// The board.
+    pub board: String,
+    /// The goal.
+    pub goal: String,
+    /// Its distance to the goal.
+    pub distance: u32,
+}
+
+impl BoardRecord {
+    /// The record of `board` at `distance` from `goal`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, records::BoardRecord};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// assert_eq!(BoardRecord::new(&goal, &goal, 0).board, "1 2 3 4 5 6 7 8 0");
+    /// ```
+    pub fn new(board: &Board, goal: &Board, distance: u32) -> BoardRecord {
+        BoardRecord {
+            board: board.to_string(),
+            goal: goal.to_string(),
+            distance,
+        }
+    }
+}
+
+/// An input that is not a board: `{"line","input","error"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InvalidRecord {
+    /// Its number among the inputs, from 1.
+    pub line: usize,
+    /// The input as given.
+    pub input: String,
+    /// What is wrong with it.
+    pub error: String,
+}
