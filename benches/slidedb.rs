@@ -1,4 +1,5 @@
-//! Criterion benchmarks: building tables, the index, and solving.
+//! Criterion benchmarks: building tables, the index, solving, and the
+//! tablebase queries.
 //!
 //! ```text
 //! cargo bench                      # everything, about a minute
@@ -13,6 +14,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use slidedb::random::SplitMix64;
+use slidedb::table::RareLayers;
 use slidedb::{Algorithm, Board, Heuristic, Index, Indexer, Shape, Solver, Table, generate};
 
 /// Boards in the rank/unrank sets.
@@ -249,6 +251,71 @@ fn bench_patterns(c: &mut Criterion) {
     group.finish();
 }
 
+/// The tablebase queries: probe and count per board, random boards per
+/// layer (3x3, and the 3x4 table built in memory: 7 s and 450 MB first).
+fn bench_queries(c: &mut Criterion) {
+    let mut group = c.benchmark_group("queries");
+    let eight = eight_table();
+    let boards = random_boards(Shape::EIGHT, INDEX_SET, 3);
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("probe/3x3", |b| {
+        b.iter(|| {
+            for board in &boards {
+                black_box(eight.probe(black_box(board)).unwrap());
+            }
+        })
+    });
+    group.throughput(Throughput::Elements(1));
+    let hardest: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+    group.bench_function("count/3x3-hardest", |b| {
+        b.iter(|| eight.count(black_box(&hardest)).unwrap())
+    });
+    let rare = RareLayers::build(&eight, eight.max_distance()).unwrap();
+    for d in [10, 20, 31] {
+        let mut rng = SplitMix64::new(d as u64);
+        group.bench_function(format!("random/3x3/{d}"), |b| {
+            b.iter(|| eight.random(d..=d, Some(&rare), &mut rng).unwrap())
+        });
+    }
+    let shape = Shape::new(3, 4).expect("3x4");
+    let twelve = generate(&Board::solved(shape), |_| {}).expect("3x4 builds");
+    let boards = random_boards(shape, INDEX_SET, 4);
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("probe/3x4", |b| {
+        b.iter(|| {
+            for board in &boards {
+                black_box(twelve.probe(black_box(board)).unwrap());
+            }
+        })
+    });
+    group.throughput(Throughput::Elements(1));
+    // The most optimal solutions among the 18 hardest boards.
+    let hardest = Board::parse("4 3 2 1 11 7 6 5 0 8 10 9", Some(shape)).unwrap();
+    group.bench_function("count/3x4-hardest", |b| {
+        b.iter(|| twelve.count(black_box(&hardest)).unwrap())
+    });
+    // Random boards: the mean over a set (some have wide layers of
+    // optimal solutions).
+    let sample = &boards[..64];
+    group.throughput(Throughput::Elements(sample.len() as u64));
+    group.bench_function("count/3x4-random", |b| {
+        b.iter(|| {
+            for board in sample {
+                black_box(twelve.count(black_box(board)).unwrap());
+            }
+        })
+    });
+    group.throughput(Throughput::Elements(1));
+    let rare = RareLayers::build(&twelve, twelve.max_distance()).unwrap();
+    for d in [24, 36, 53] {
+        let mut rng = SplitMix64::new(d as u64);
+        group.bench_function(format!("random/3x4/{d}"), |b| {
+            b.iter(|| twelve.random(d..=d, Some(&rare), &mut rng).unwrap())
+        });
+    }
+    group.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -259,6 +326,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_generate, bench_index, bench_solve, bench_algorithms, bench_patterns
+    targets = bench_generate, bench_index, bench_solve, bench_algorithms, bench_patterns, bench_queries
 }
 criterion_main!(benches);

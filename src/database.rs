@@ -42,6 +42,10 @@ use crate::table::{
     GenerateError, MAX_TABLE_CELLS, MoveOutcome, PathCount, Probe, RareLayers, Table, generate,
 };
 
+/// Tables of at least this many boards (3×4, 2×6 and up) keep their rare
+/// layers in a file beside them, once listed.
+pub const SAVED_RARE_LAYERS_STATES: u64 = 1 << 24;
+
 /// Boards up to this many cells get their table built on first use, by
 /// default (every table of up to 9 cells builds in milliseconds).
 pub const DEFAULT_BUILD_CELLS: usize = 9;
@@ -284,6 +288,18 @@ pub enum Event {
         /// The deepest layer it goes to.
         upto: u32,
     },
+    /// The rare layers of a table were listed ([`RareLayers`]).
+    ListedRareLayers {
+        /// The goal asked for.
+        goal: Board,
+        /// How many boards they hold.
+        boards: u64,
+        /// How long the listing took.
+        elapsed: Duration,
+        /// The file they were saved to beside the table, and the error if
+        /// they could not be (`None`: the table has no file).
+        saved: Option<(PathBuf, Option<String>)>,
+    },
     /// No pattern databases for a board too big for a full table: answers
     /// come from IDA* with Manhattan distance, optimal but slow on hard
     /// boards.
@@ -336,6 +352,30 @@ impl fmt::Display for Event {
                 "searching the {} boards from goal {goal} out to distance {upto}, to list them by distance (about as long as building the table)",
                 goal.shape()
             ),
+            Event::ListedRareLayers {
+                goal,
+                boards,
+                elapsed,
+                saved,
+            } => {
+                write!(
+                    f,
+                    "listed the {boards} boards of the rare layers of {} goal {goal} in {:.1} s",
+                    goal.shape(),
+                    elapsed.as_secs_f64()
+                )?;
+                match saved {
+                    Some((path, None)) => {
+                        write!(f, "; saved to {} for next time", path.display())
+                    }
+                    Some((path, Some(error))) => write!(
+                        f,
+                        "; could not save them to {} ({error}), so they are listed again next time",
+                        path.display()
+                    ),
+                    None => Ok(()),
+                }
+            }
             Event::NoPatterns { goal, dir } => write!(
                 f,
                 "no pattern databases for {} goal {goal}{}: solving by IDA* with Manhattan distance, which can take minutes a board",
@@ -1425,6 +1465,28 @@ impl Database {
         {
             return Ok(rare.clone());
         }
+        // Kept beside the table's file, if it has one and the listing takes
+        // seconds (small tables list theirs in milliseconds).
+        let side = match table.source() {
+            _ if t.states() < SAVED_RARE_LAYERS_STATES => None,
+            Source::File(path)
+            | Source::Built {
+                saved: Some(path), ..
+            } => Some(store::rare_layers_path(path)),
+            _ => None,
+        };
+        if let Some(path) = &side
+            && let Ok(bytes) = std::fs::read(path)
+        {
+            // A stale or damaged file is listed again, and replaced.
+            if let Ok(rare) = RareLayers::from_bytes(&bytes, t)
+                && rare.covers(upto)
+            {
+                let rare = Arc::new(rare);
+                cache.insert(key, rare.clone());
+                return Ok(rare);
+            }
+        }
         let threshold = RareLayers::threshold(t.states());
         let deepest = (0..=t.max_distance())
             .rev()
@@ -1435,7 +1497,18 @@ impl Database {
             goal: *table.toward().goal(),
             upto: deepest,
         });
+        let start = Instant::now();
         let rare = Arc::new(RareLayers::build(t, deepest)?);
+        let saved = side.map(|path| {
+            let written = store::write_atomic(&path, &rare.to_bytes(), true);
+            (path, written.err().map(|e| e.to_string()))
+        });
+        self.inner.report(&Event::ListedRareLayers {
+            goal: *table.toward().goal(),
+            boards: rare.boards(),
+            elapsed: start.elapsed(),
+            saved,
+        });
         cache.insert(key, rare.clone());
         Ok(rare)
     }

@@ -39,6 +39,9 @@ pub enum Kind {
     /// Kind 2: additive pattern databases, one byte per placement of each
     /// group's tiles.
     PatternDatabases,
+    /// Kind 3: the boards of a full table's rare layers, as indexes, kept
+    /// beside the table to draw boards at rare distances.
+    RareLayers,
 }
 
 impl Kind {
@@ -47,6 +50,7 @@ impl Kind {
         match self {
             Kind::FullTable => 1,
             Kind::PatternDatabases => 2,
+            Kind::RareLayers => 3,
         }
     }
 
@@ -55,6 +59,7 @@ impl Kind {
         match code {
             1 => Some(Kind::FullTable),
             2 => Some(Kind::PatternDatabases),
+            3 => Some(Kind::RareLayers),
             _ => None,
         }
     }
@@ -65,6 +70,7 @@ impl fmt::Display for Kind {
         f.write_str(match self {
             Kind::FullTable => "a full distance table",
             Kind::PatternDatabases => "a pattern databases file",
+            Kind::RareLayers => "a list of a table's rare layers",
         })
     }
 }

@@ -30,6 +30,35 @@
 //! assert!(!engine.solve(&swapped).unwrap().is_solvable());
 //! ```
 //!
+//! Beyond one solution, a full table answers as a chess endgame tablebase
+//! does: every move's outcome ([`Database::probe`]), the exact number of
+//! optimal solutions ([`Database::count`]), boards drawn uniformly at a
+//! chosen distance ([`Database::random`]) and whole layers
+//! ([`Database::layer`]).
+//!
+//! ```
+//! use slidedb::{Board, Database, Move, Shape, random::SplitMix64};
+//!
+//! let db = Database::in_memory().open().unwrap();
+//! let goal = Board::solved(Shape::EIGHT);
+//! let board: Board = "1 2 3 4 5 6 7 0 8".parse().unwrap();
+//!
+//! // One move from the goal: `r` is optimal, `u` and `l` lead farther.
+//! let probe = db.probe(&board, &goal).unwrap();
+//! let outcomes: Vec<(char, u32, bool)> =
+//!     probe.moves.iter().map(|m| (m.mv.letter(), m.distance, m.optimal)).collect();
+//! assert_eq!(outcomes, [('u', 2, false), ('l', 2, false), ('r', 0, true)]);
+//!
+//! // The hardest 8-puzzles have 40 optimal solutions of 31 moves each.
+//! let hardest: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+//! assert_eq!(db.count(&hardest, &goal).unwrap().unwrap().to_string(), "40");
+//!
+//! // A puzzle that takes exactly 20 moves, the same for the same seed.
+//! let mut rng = SplitMix64::new(2026);
+//! let puzzle = db.random(&goal, 20..=20, &mut rng).unwrap().unwrap();
+//! assert_eq!(db.solve(&puzzle, &goal).unwrap().distance(), Some(20));
+//! ```
+//!
 //! Underneath, a [`Table`] is built by [`generate()`], written to a file
 //! ([`write_atomic`]) and memory-mapped back ([`Table::open_path`]);
 //! `FORMAT.md` specifies its bytes. One table serves every goal of its

@@ -201,6 +201,26 @@ impl FileIdentity {
     }
 }
 
+/// Where the rare layers of the table at `path` are kept
+/// ([`crate::table::RareLayers`]): beside it, `NAME.rare-layers.slidedb`
+/// (`NAME` without its `.slidedb`).
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(
+///     slidedb::store::rare_layers_path(Path::new("/d/3x4.slidedb")),
+///     Path::new("/d/3x4.rare-layers.slidedb")
+/// );
+/// ```
+pub fn rare_layers_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = name.strip_suffix(".slidedb").unwrap_or(&name);
+    parent_dir(path).join(format!("{stem}.rare-layers.slidedb"))
+}
+
 /// Where the stamp of `path` lives: a hidden file beside it,
 /// `.NAME.verified`.
 ///

@@ -110,13 +110,18 @@ impl Frontier<'_> {
     /// class's canonical goal), in increasing order, until it breaks.
     pub fn for_each(&self, mut f: impl FnMut(Index) -> ControlFlow<()>) -> ControlFlow<()> {
         let per_blank = self.search.per_blank;
+        // One pass finds the words that hold any board of the layer; each
+        // blank cell then reads only those (a small layer: a few).
+        let occupied: Vec<(usize, u64)> = self
+            .words
+            .iter()
+            .enumerate()
+            .map(|(w, word)| (w, word.load(Relaxed)))
+            .filter(|&(_, word)| word != 0)
+            .collect();
         for cell in 0..self.search.cells {
             let base = (cell * per_blank) as u64;
-            for (w, word) in self.words.iter().enumerate() {
-                let word = word.load(Relaxed);
-                if word == 0 {
-                    continue;
-                }
+            for &(w, word) in &occupied {
                 for lane_number in 0..LANES {
                     if word >> (16 * lane_number + cell) & 1 != 0 {
                         let h = w * LANES + lane_number;

@@ -18,7 +18,10 @@
 
 use std::ops::{ControlFlow, RangeInclusive};
 
+use serde::{Deserialize, Serialize};
+
 use crate::board::Board;
+use crate::format::{self, Frame, Kind, TableError};
 use crate::random::SplitMix64;
 use crate::rank::Index;
 use crate::solution::SolveError;
@@ -33,12 +36,14 @@ use super::generate::sweep;
 /// [`Table::layer`], up to the deepest rare layer wanted); 8 bytes a board
 /// listed (3×3: every layer, 1.5 MB; 3×4: the layers up to 23 moves and
 /// from 47, about 2.6 M boards, 21 MB).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RareLayers {
     /// The indexed goal of the table it was built from.
     indexed_goal: Board,
     /// That table's layer counts.
     layers: Vec<u64>,
+    /// That table's body checksum.
+    table_crc: u32,
     /// `lists[d]`: the indexes of layer `d`, in increasing order, for the
     /// rare layers up to the deepest one built.
     lists: Vec<Option<Vec<u64>>>,
@@ -86,6 +91,121 @@ impl RareLayers {
         Ok(RareLayers {
             indexed_goal: *table.indexed_goal(),
             layers,
+            table_crc: table.body_crc(),
+            lists,
+        })
+    }
+
+    /// The file's bytes (kind 3; `FORMAT.md`): the indexes of each listed
+    /// layer, 4 bytes each (8 for tables of 2^32 boards or more).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate, table::RareLayers};
+    /// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+    /// let rare = RareLayers::build(&table, 21).unwrap();
+    /// let bytes = rare.to_bytes();
+    /// assert_eq!(RareLayers::from_bytes(&bytes, &table).unwrap(), rare);
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let wide = self.layers.iter().sum::<u64>() > u32::MAX as u64;
+        let mut body = Vec::with_capacity(self.boards() as usize * if wide { 8 } else { 4 });
+        let mut listed = Vec::new();
+        for (d, list) in self.lists.iter().enumerate() {
+            let Some(list) = list else { continue };
+            listed.push(d as u32);
+            for &index in list {
+                if wide {
+                    body.extend_from_slice(&index.to_le_bytes());
+                } else {
+                    body.extend_from_slice(&(index as u32).to_le_bytes());
+                }
+            }
+        }
+        let metadata = RareMetadata {
+            generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
+            rows: self.indexed_goal.shape().rows() as u8,
+            cols: self.indexed_goal.shape().cols() as u8,
+            indexed_goal: self.indexed_goal.tiles().collect(),
+            layers: self.layers.clone(),
+            table_crc: self.table_crc,
+            upto: self.lists.len() as u32 - 1,
+            listed,
+        };
+        format::write(Kind::RareLayers, encoding(wide), &metadata, &body)
+    }
+
+    /// Reads the bytes [`to_bytes`](RareLayers::to_bytes) wrote, for
+    /// `table`: checks the frame, the body's checksum, that they were made
+    /// from this very table (its indexed goal, layer counts and body
+    /// checksum), and every list (each rare layer up to the deepest one
+    /// searched, complete, in increasing order, within the table).
+    pub fn from_bytes<D: AsRef<[u8]>>(
+        bytes: &[u8],
+        table: &Table<D>,
+    ) -> Result<RareLayers, TableError> {
+        let wide = table.states() > u32::MAX as u64;
+        let Frame {
+            metadata: m,
+            body,
+            body_crc,
+        } = format::read::<RareMetadata>(bytes, Kind::RareLayers, encoding(wide))?;
+        let body = &bytes[body];
+        format::check_body(body, body_crc)?;
+        let indexed: Vec<u8> = table.indexed_goal().tiles().collect();
+        let shape = table.shape();
+        if (m.rows as usize, m.cols as usize) != (shape.rows(), shape.cols())
+            || m.indexed_goal != indexed
+            || m.layers != table.layers()
+            || m.table_crc != table.body_crc()
+        {
+            return Err(TableError::metadata(
+                "the rare layers of another table (its goal, layer counts or checksum differ)",
+            ));
+        }
+        let threshold = RareLayers::threshold(table.states());
+        if m.upto > table.max_distance() {
+            return Err(TableError::metadata("listed past the greatest distance"));
+        }
+        let rare: Vec<u32> = (0..=m.upto)
+            .filter(|&d| m.layers[d as usize] <= threshold)
+            .collect();
+        if m.listed != rare {
+            return Err(TableError::metadata(
+                "the layers listed are not the rare ones",
+            ));
+        }
+        let width = if wide { 8 } else { 4 };
+        let expected = rare.iter().map(|&d| m.layers[d as usize]).sum::<u64>() * width;
+        if body.len() as u64 != expected {
+            return Err(TableError::layout(format!(
+                "body of {} bytes, but the listed layers need {expected}",
+                body.len()
+            )));
+        }
+        let mut lists: Vec<Option<Vec<u64>>> = vec![None; m.upto as usize + 1];
+        let mut entries = body
+            .chunks_exact(width as usize)
+            .map(|b| match b.try_into() {
+                Ok(eight) => u64::from_le_bytes(eight),
+                Err(_) => u32::from_le_bytes(b.try_into().expect("4 bytes")) as u64,
+            });
+        for &d in &rare {
+            let list: Vec<u64> = entries
+                .by_ref()
+                .take(m.layers[d as usize] as usize)
+                .collect();
+            let ordered = list.windows(2).all(|w| w[0] < w[1]);
+            if !ordered || list.last().is_some_and(|&i| i >= table.states()) {
+                return Err(TableError::metadata(format!(
+                    "layer {d}'s list is out of order or past the table"
+                )));
+            }
+            lists[d as usize] = Some(list);
+        }
+        Ok(RareLayers {
+            indexed_goal: *table.indexed_goal(),
+            layers: m.layers,
+            table_crc: m.table_crc,
             lists,
         })
     }
@@ -100,10 +220,39 @@ impl RareLayers {
         self.lists.iter().flatten().map(|l| l.len() as u64).sum()
     }
 
-    /// Whether it was built from a table of this indexed goal and counts.
+    /// Whether it was built from this table (its indexed goal, counts and
+    /// checksum).
     fn fits<D: AsRef<[u8]>>(&self, table: &Table<D>) -> bool {
-        self.indexed_goal == *table.indexed_goal() && self.layers == table.layers()
+        self.indexed_goal == *table.indexed_goal()
+            && self.layers == table.layers()
+            && self.table_crc == table.body_crc()
     }
+}
+
+/// Entry encoding 3: an index as 4 bytes, little-endian; 4: as 8 bytes.
+fn encoding(wide: bool) -> u16 {
+    if wide { 4 } else { 3 }
+}
+
+/// What a rare-layers file's metadata holds (bincode 2, standard
+/// configuration); `FORMAT.md` lists the fields.
+#[derive(Serialize, Deserialize)]
+struct RareMetadata {
+    /// The program that wrote the file.
+    generator: String,
+    /// The table's shape.
+    rows: u8,
+    cols: u8,
+    /// The table's indexed goal, cells in reading order.
+    indexed_goal: Vec<u8>,
+    /// The table's layer counts.
+    layers: Vec<u64>,
+    /// The table's body checksum.
+    table_crc: u32,
+    /// The deepest layer searched.
+    upto: u32,
+    /// The layers listed, in increasing order: every rare one up to `upto`.
+    listed: Vec<u32>,
 }
 
 impl<D: AsRef<[u8]>> Table<D> {

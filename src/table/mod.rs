@@ -111,6 +111,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         crate::format::check_body(self.body_bytes(), self.body_crc)
     }
 
+    /// The body's CRC-32, as the header stores it.
+    pub(crate) fn body_crc(&self) -> u32 {
+        self.body_crc
+    }
+
     /// The bytes the table was opened from.
     ///
     /// ```

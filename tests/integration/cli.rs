@@ -1055,7 +1055,38 @@ fn fifteen_puzzle_batch_is_optimal_through_pattern_databases() {
     assert!(
         out.starts_with("r\n") && out.contains("step 1 of 1: r"),
         "{out}"
-    ); // compare runs IDA* over the databases and over Manhattan distance,
+    );
+    // probe: the distance and each move's outcome, each by IDA* over the
+    // databases; the same board after each move, solved, agrees.
+    let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15";
+    let (code, out, err) = run(
+        &["probe", "--size", "4x4", "--json", board],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["distance"], 2);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{out}"); // the blank on the bottom edge
+    let cells: Vec<u8> = board.split(' ').map(|t| t.parse().unwrap()).collect();
+    for m in moves {
+        let letter = m["move"].as_str().unwrap();
+        let after = common::apply_letters(&cells, 4, letter);
+        let after: Vec<String> = after.iter().map(|t| t.to_string()).collect();
+        assert_eq!(m["board"], after.join(" "));
+        let (_, solved, _) = run(
+            &["solve", "--size", "4x4", "--json", &after.join(" ")],
+            None,
+            data.path(),
+        );
+        let solved: Value = serde_json::from_str(solved.trim()).unwrap();
+        assert_eq!(m["distance"], solved["distance"], "{letter}");
+        assert_eq!(m["optimal"], letter == "r", "{letter}");
+    }
+    let (code, out, _) = run(&["probe", "--size", "4x4", board], None, data.path());
+    assert_eq!((code, out.as_str()), (0, "2  u:3 l:3 r:1*\n"));
+    // compare runs IDA* over the databases and over Manhattan distance,
     // not the searches that cannot finish on 4x4.
     let (code, out, err) = run(
         &[

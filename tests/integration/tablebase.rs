@@ -463,6 +463,42 @@ fn three_by_four_queries() {
         let b = table.random(d..=d, Some(&rare), &mut rng).unwrap().unwrap();
         assert_eq!(table.distance(&b), Ok(Some(d)));
     }
+    // Through a database over a data folder: the first rare draw lists the
+    // layers and saves them beside the table; the next process reads them.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir
+        .path()
+        .join(slidedb::default_file_name(&Board::solved(shape)));
+    slidedb::write_atomic(&path, table.as_bytes(), false).unwrap();
+    let side = slidedb::store::rare_layers_path(&path);
+    let searches = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let open = || {
+        let searches = searches.clone();
+        slidedb::Database::builder()
+            .data_dir(dir.path())
+            .on_event(move |e| {
+                if matches!(e, slidedb::Event::Searching { .. }) {
+                    searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            })
+            .open()
+            .unwrap()
+    };
+    let goal = Board::solved(shape);
+    let b = open().random(&goal, 53..=53, &mut rng).unwrap().unwrap();
+    assert!(farthest.contains(&b));
+    assert!(side.is_file());
+    assert_eq!(
+        RareLayers::from_bytes(&std::fs::read(&side).unwrap(), &table).unwrap(),
+        rare
+    );
+    let b = open().random(&goal, 52..=52, &mut rng).unwrap().unwrap();
+    assert_eq!(table.distance(&b), Ok(Some(52)));
+    assert_eq!(
+        searches.load(std::sync::atomic::Ordering::Relaxed),
+        1,
+        "listed once"
+    );
     // 4x3 goals are served by the transposed table.
     let tall = Board::solved(Shape::new(4, 3).unwrap());
     let class = GoalClass::of(&tall);
@@ -480,4 +516,34 @@ fn three_by_four_queries() {
         assert_eq!(table.distance_toward(&class, &b), Ok(Some(53)));
         assert_eq!(table.probe_toward(&class, &b).unwrap().distance, Some(53));
     }
+}
+
+#[test]
+fn rare_layers_read_back_only_for_their_own_table() {
+    let shape = Shape::new(2, 4).unwrap();
+    let table = common::table(shape);
+    let rare = RareLayers::build(table, table.max_distance()).unwrap();
+    let bytes = rare.to_bytes();
+    assert_eq!(RareLayers::from_bytes(&bytes, table).unwrap(), rare);
+    // Another class's table (the blank elsewhere) is refused.
+    let other = generate(
+        &Board::parse("1 2 3 4 5 0 6 7", Some(shape)).unwrap(),
+        |_| {},
+    )
+    .unwrap();
+    assert_ne!(other.indexed_goal(), table.indexed_goal());
+    assert!(RareLayers::from_bytes(&bytes, &other).is_err());
+    // Any damaged body byte, and any truncation, is refused.
+    let body_start = bytes.len() - rare.boards() as usize * 4;
+    for at in [body_start, body_start + 7, bytes.len() - 1] {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x10;
+        assert!(
+            RareLayers::from_bytes(&damaged, table).is_err(),
+            "byte {at}"
+        );
+    }
+    assert!(RareLayers::from_bytes(&bytes[..bytes.len() - 4], table).is_err());
+    // A table's own bytes are not rare layers.
+    assert!(RareLayers::from_bytes(table.as_bytes(), table).is_err());
 }

@@ -127,7 +127,8 @@ fn report(event: &Event) {
             elapsed, stamped, ..
         } if elapsed.as_secs_f64() < 0.1 && *stamped => {}
         // A search of a small table takes milliseconds: not worth a line.
-        Event::Searching { goal, .. } if goal.shape().states() < 20_000_000 => {}
+        Event::Searching { goal, .. } | Event::ListedRareLayers { goal, .. }
+            if goal.shape().states() < 20_000_000 => {}
         Event::NoPatterns { goal, .. } => {
             let shape = goal.shape();
             say!(
