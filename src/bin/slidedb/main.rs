@@ -17,6 +17,7 @@ mod compare;
 mod data;
 mod solve;
 mod stats;
+mod ticker;
 mod verify;
 
 #[global_allocator]
