@@ -6,9 +6,15 @@
 //! the goal and, for the informed searches, a heuristic. Each returns the
 //! path it found (start first, goal last) and its [`Stats`].
 //! [`crate::solver`] applies them to boards.
+//!
+//! Each also has a `*_with_progress` form that calls a closure with the
+//! work so far every [`PROGRESS_EVERY`] nodes expanded, and stops when it
+//! answers [`ControlFlow::Break`]: for showing a long search's progress,
+//! or bounding its time.
 
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// What a search did: the work and the space it took.
@@ -35,9 +41,41 @@ pub struct Outcome<N> {
     pub path: Option<Vec<N>>,
     /// The work done.
     pub stats: Stats,
-    /// Whether the search stopped at its bound on remembered nodes (see
-    /// [`bfs_within`]) before it reached a goal or ran out of nodes.
+    /// Whether the search stopped before it reached a goal or ran out of
+    /// nodes: at its bound on remembered nodes (see [`bfs_within`]), or
+    /// because its progress closure said so (see [`bfs_with_progress`]).
     pub gave_up: bool,
+}
+
+/// How often the `*_with_progress` searches call their closure: every
+/// 65,536 nodes expanded (a few milliseconds of the fastest search), so
+/// that the call costs nothing measurable.
+pub const PROGRESS_EVERY: u64 = 1 << 16;
+
+/// Whether `expanded` nodes is a time to report progress.
+#[inline(always)]
+fn report_due(expanded: u64) -> bool {
+    expanded & (PROGRESS_EVERY - 1) == 0
+}
+
+/// Calls `progress` with `stats` brought up to date: time so far, and
+/// `stored` nodes remembered now (the peak so far, at least).
+#[cold]
+#[inline(never)]
+fn report(
+    progress: &mut impl FnMut(&Stats) -> ControlFlow<()>,
+    stats: &mut Stats,
+    clock: Instant,
+    stored: u64,
+) -> ControlFlow<()> {
+    stats.elapsed = clock.elapsed();
+    stats.peak_visited = stats.peak_visited.max(stored);
+    progress(stats)
+}
+
+/// The progress closure of the searches without one: never stops.
+fn no_progress(_: &Stats) -> ControlFlow<()> {
+    ControlFlow::Continue(())
 }
 
 /// A fast hash for small keys (the multiply-rotate hash of Firefox and
@@ -125,10 +163,53 @@ where
 /// ```
 pub fn astar_within<N, I>(
     start: N,
+    successors: impl FnMut(&N) -> I,
+    heuristic: impl FnMut(&N) -> u32,
+    success: impl FnMut(&N) -> bool,
+    max_stored: usize,
+) -> Outcome<N>
+where
+    N: Clone + Eq + Hash,
+    I: IntoIterator<Item = N>,
+{
+    astar_with_progress(
+        start,
+        successors,
+        heuristic,
+        success,
+        max_stored,
+        no_progress,
+    )
+}
+
+/// [`astar_within`] that calls `progress` with the work so far every
+/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
+/// it answers [`ControlFlow::Break`].
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use slidedb::search::astar_with_progress;
+/// // No estimate: A* expands every integer nearer than 50,000 first.
+/// let mut calls = 0;
+/// let out = astar_with_progress(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 50_000, usize::MAX, |s| {
+///     calls += 1;
+///     assert!(s.expanded > 0 && s.generated >= s.expanded);
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(out.path.unwrap().len(), 50_001);
+/// assert_eq!(calls, 1); // at 65,536 of about 100,000 nodes
+/// // Stopped at the first call:
+/// let out = astar_with_progress(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 50_000, usize::MAX, |_| ControlFlow::Break(()));
+/// assert!(out.gave_up && out.path.is_none());
+/// assert_eq!(out.stats.expanded, slidedb::search::PROGRESS_EVERY);
+/// ```
+pub fn astar_with_progress<N, I>(
+    start: N,
     mut successors: impl FnMut(&N) -> I,
     mut heuristic: impl FnMut(&N) -> u32,
     mut success: impl FnMut(&N) -> bool,
     max_stored: usize,
+    mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
@@ -176,6 +257,12 @@ where
             };
         }
         stats.expanded += 1;
+        if report_due(stats.expanded)
+            && report(&mut progress, &mut stats, clock, nodes.len() as u64).is_break()
+        {
+            gave_up = true;
+            break;
+        }
         for next in successors(&node) {
             stats.generated += 1;
             let g2 = g + 1;
@@ -220,17 +307,66 @@ where
 /// ```
 pub fn idastar<N, I>(
     start: N,
-    mut successors: impl FnMut(&N) -> I,
-    mut heuristic: impl FnMut(&N) -> u32,
-    mut success: impl FnMut(&N) -> bool,
+    successors: impl FnMut(&N) -> I,
+    heuristic: impl FnMut(&N) -> u32,
+    success: impl FnMut(&N) -> bool,
     max_depth: u32,
 ) -> Outcome<N>
 where
     N: Clone + Eq,
     I: IntoIterator<Item = N>,
 {
-    let clock = Instant::now();
-    let mut stats = Stats::default();
+    idastar_with_progress(
+        start,
+        successors,
+        heuristic,
+        success,
+        max_depth,
+        no_progress,
+    )
+}
+
+/// [`idastar`] that calls `progress` with the work so far every
+/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
+/// it answers [`ControlFlow::Break`]: a search toward a goal it cannot
+/// reach, which would deepen to `max_depth` for ages, can be given a
+/// deadline.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use std::time::{Duration, Instant};
+/// use slidedb::search::idastar_with_progress;
+/// // A binary tree without the goal: without a stop this would deepen
+/// // to depth 1000, its last rounds each longer than the universe's age.
+/// let deadline = Instant::now() + Duration::from_millis(50);
+/// let mut calls = 0;
+/// let children = |&n: &u64| [n.wrapping_mul(2), n.wrapping_mul(2) | 1];
+/// let out = idastar_with_progress(1u64, children, |_| 0, |_| false, 1000, |s| {
+///     calls += 1;
+///     assert_eq!(s.expanded, calls * slidedb::search::PROGRESS_EVERY);
+///     if Instant::now() < deadline { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+/// });
+/// assert!(out.gave_up && out.path.is_none());
+/// assert!(calls >= 1);
+/// ```
+pub fn idastar_with_progress<N, I>(
+    start: N,
+    mut successors: impl FnMut(&N) -> I,
+    mut heuristic: impl FnMut(&N) -> u32,
+    mut success: impl FnMut(&N) -> bool,
+    max_depth: u32,
+    progress: impl FnMut(&Stats) -> ControlFlow<()>,
+) -> Outcome<N>
+where
+    N: Clone + Eq,
+    I: IntoIterator<Item = N>,
+{
+    let mut work = Work {
+        stats: Stats::default(),
+        clock: Instant::now(),
+        progress,
+        stopped: false,
+    };
     let mut path = vec![start];
     let mut bound = heuristic(&path[0]);
     loop {
@@ -243,30 +379,52 @@ where
             &mut successors,
             &mut heuristic,
             &mut success,
-            &mut stats,
+            &mut work,
         );
-        if found {
+        if found && !work.stopped {
             break;
         }
-        if next_bound == u32::MAX || next_bound > max_depth {
+        if work.stopped || next_bound == u32::MAX || next_bound > max_depth {
             path.clear();
             break;
         }
         bound = next_bound;
     }
+    let mut stats = work.stats;
     stats.peak_visited = stats.peak_open;
-    stats.elapsed = clock.elapsed();
+    stats.elapsed = work.clock.elapsed();
     Outcome {
         path: (!path.is_empty()).then_some(path),
         stats,
-        gave_up: false,
+        gave_up: work.stopped,
+    }
+}
+
+/// The work of an IDA* search, and whom to tell about it.
+struct Work<P> {
+    stats: Stats,
+    clock: Instant,
+    progress: P,
+    /// Whether `progress` said to stop.
+    stopped: bool,
+}
+
+impl<P: FnMut(&Stats) -> ControlFlow<()>> Work<P> {
+    /// Calls `progress`; whether it said to stop.
+    #[cold]
+    #[inline(never)]
+    fn report(&mut self) -> bool {
+        let open = self.stats.peak_open;
+        self.stopped = report(&mut self.progress, &mut self.stats, self.clock, open).is_break();
+        self.stopped
     }
 }
 
 /// One bounded depth-first pass of IDA* (and, with a zero heuristic, of
-/// IDDFS) below the last node of `path`.
+/// IDDFS) below the last node of `path`: whether it reached a goal, or was
+/// stopped (`work.stopped`).
 #[allow(clippy::too_many_arguments)]
-fn bounded<N, I>(
+fn bounded<N, I, P>(
     path: &mut Vec<N>,
     g: u32,
     bound: u32,
@@ -274,11 +432,12 @@ fn bounded<N, I>(
     successors: &mut impl FnMut(&N) -> I,
     heuristic: &mut impl FnMut(&N) -> u32,
     success: &mut impl FnMut(&N) -> bool,
-    stats: &mut Stats,
+    work: &mut Work<P>,
 ) -> bool
 where
     N: Clone + Eq,
     I: IntoIterator<Item = N>,
+    P: FnMut(&Stats) -> ControlFlow<()>,
 {
     let node = path.last().expect("the path holds the start").clone();
     let f = g + heuristic(&node);
@@ -289,10 +448,13 @@ where
     if success(&node) {
         return true;
     }
-    stats.expanded += 1;
-    stats.peak_open = stats.peak_open.max(path.len() as u64);
+    work.stats.expanded += 1;
+    work.stats.peak_open = work.stats.peak_open.max(path.len() as u64);
+    if report_due(work.stats.expanded) && work.report() {
+        return true;
+    }
     for next in successors(&node) {
-        stats.generated += 1;
+        work.stats.generated += 1;
         if path.len() >= 2 && path[path.len() - 2] == next {
             continue;
         }
@@ -305,7 +467,7 @@ where
             successors,
             heuristic,
             success,
-            stats,
+            work,
         ) {
             return true;
         }
@@ -336,6 +498,35 @@ where
     idastar(start, successors, |_| 0, success, max_depth)
 }
 
+/// [`iddfs`] that calls `progress` with the work so far every
+/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
+/// it answers [`ControlFlow::Break`].
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use slidedb::search::iddfs_with_progress;
+/// let mut seen = Vec::new();
+/// let out = iddfs_with_progress(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 30, 40, |s| {
+///     seen.push(s.expanded);
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(out.path.unwrap().len() - 1, 10);
+/// assert!(!seen.is_empty() && seen.windows(2).all(|w| w[1] == w[0] + slidedb::search::PROGRESS_EVERY));
+/// ```
+pub fn iddfs_with_progress<N, I>(
+    start: N,
+    successors: impl FnMut(&N) -> I,
+    success: impl FnMut(&N) -> bool,
+    max_depth: u32,
+    progress: impl FnMut(&Stats) -> ControlFlow<()>,
+) -> Outcome<N>
+where
+    N: Clone + Eq,
+    I: IntoIterator<Item = N>,
+{
+    idastar_with_progress(start, successors, |_| 0, success, max_depth, progress)
+}
+
 /// Breadth-first search: an optimal path, remembering every state seen.
 ///
 /// ```
@@ -352,7 +543,14 @@ where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
-    blind(VecDeque::new(), start, successors, success, usize::MAX)
+    blind(
+        VecDeque::new(),
+        start,
+        successors,
+        success,
+        usize::MAX,
+        no_progress,
+    )
 }
 
 /// [`bfs`] that remembers at most `max_stored` nodes: past that it stops
@@ -376,7 +574,58 @@ where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
-    blind(VecDeque::new(), start, successors, success, max_stored)
+    blind(
+        VecDeque::new(),
+        start,
+        successors,
+        success,
+        max_stored,
+        no_progress,
+    )
+}
+
+/// [`bfs_within`] that calls `progress` with the work so far every
+/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
+/// it answers [`ControlFlow::Break`].
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use slidedb::search::{PROGRESS_EVERY, bfs_with_progress};
+/// let mut last = None;
+/// let out = bfs_with_progress(0i64, |&n| [n - 1, n + 1], |&n| n == 100_000, usize::MAX, |s| {
+///     last = Some(*s);
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(out.path.unwrap().len(), 100_001);
+/// let last = last.unwrap();
+/// assert_eq!(last.expanded % PROGRESS_EVERY, 0);
+/// assert!(last.peak_visited > last.expanded);
+/// // Stopped once past 2 * PROGRESS_EVERY nodes:
+/// let out = bfs_with_progress(0i64, |&n| [n - 1, n + 1], |&n| n == 100_000, usize::MAX, |s| {
+///     if s.expanded < 2 * PROGRESS_EVERY { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+/// });
+/// assert!(out.gave_up && out.path.is_none());
+/// assert_eq!(out.stats.expanded, 2 * PROGRESS_EVERY);
+/// ```
+pub fn bfs_with_progress<N, I>(
+    start: N,
+    successors: impl FnMut(&N) -> I,
+    success: impl FnMut(&N) -> bool,
+    max_stored: usize,
+    progress: impl FnMut(&Stats) -> ControlFlow<()>,
+) -> Outcome<N>
+where
+    N: Clone + Eq + Hash,
+    I: IntoIterator<Item = N>,
+{
+    blind(
+        VecDeque::new(),
+        start,
+        successors,
+        success,
+        max_stored,
+        progress,
+    )
 }
 
 /// Depth-first search with an explicit stack and a visited set: a path,
@@ -397,7 +646,14 @@ where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
-    blind(Vec::new(), start, successors, success, usize::MAX)
+    blind(
+        Vec::new(),
+        start,
+        successors,
+        success,
+        usize::MAX,
+        no_progress,
+    )
 }
 
 /// [`dfs`] that remembers at most `max_stored` nodes (see [`bfs_within`]).
@@ -417,7 +673,43 @@ where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
-    blind(Vec::new(), start, successors, success, max_stored)
+    blind(
+        Vec::new(),
+        start,
+        successors,
+        success,
+        max_stored,
+        no_progress,
+    )
+}
+
+/// [`dfs_within`] that calls `progress` with the work so far every
+/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
+/// it answers [`ControlFlow::Break`].
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use slidedb::search::dfs_with_progress;
+/// let mut calls = 0;
+/// let out = dfs_with_progress(0i64, |&n| [n + 1], |&n| n == 200_000, usize::MAX, |_| {
+///     calls += 1;
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(out.path.unwrap().len(), 200_001);
+/// assert_eq!(calls, 3); // at 65,536, 131,072 and 196,608 nodes
+/// ```
+pub fn dfs_with_progress<N, I>(
+    start: N,
+    successors: impl FnMut(&N) -> I,
+    success: impl FnMut(&N) -> bool,
+    max_stored: usize,
+    progress: impl FnMut(&Stats) -> ControlFlow<()>,
+) -> Outcome<N>
+where
+    N: Clone + Eq + Hash,
+    I: IntoIterator<Item = N>,
+{
+    blind(Vec::new(), start, successors, success, max_stored, progress)
 }
 
 /// The nodes waiting to be expanded: first in, first out makes a
@@ -459,6 +751,7 @@ fn blind<N, I>(
     mut successors: impl FnMut(&N) -> I,
     mut success: impl FnMut(&N) -> bool,
     max_stored: usize,
+    mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
@@ -483,6 +776,12 @@ where
             break;
         }
         stats.expanded += 1;
+        if report_due(stats.expanded)
+            && report(&mut progress, &mut stats, clock, seen.len() as u64).is_break()
+        {
+            gave_up = true;
+            break;
+        }
         for next in successors(&node) {
             stats.generated += 1;
             if seen.insert(next.clone()) {

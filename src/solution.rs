@@ -98,6 +98,14 @@ pub enum SolveError {
         /// Which limit, in words.
         what: String,
     },
+    /// The search was stopped by the progress closure of
+    /// [`Solver::solve_with_progress`](crate::Solver::solve_with_progress)
+    /// before it reached the goal.
+    #[error("the search was stopped after {} nodes expanded, without reaching the goal", .stats.expanded)]
+    Stopped {
+        /// The work done until then.
+        stats: Stats,
+    },
     /// The table or databases met an entry that cannot be right: the body
     /// is damaged (this cannot happen on a file whose checksum holds).
     #[error("the file is damaged at {board}: {why}; rebuild it")]

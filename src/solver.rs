@@ -3,10 +3,11 @@
 //! other and with the table.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use crate::board::{Adjacency, Board, Move, Shape};
-use crate::search;
+use crate::search::{self, Stats};
 use crate::solution::{Solution, SolveError, check_shape};
 
 /// A search algorithm for boards.
@@ -343,12 +344,56 @@ impl Solver {
         algorithm: Algorithm,
         heuristic: Heuristic,
     ) -> Result<Solution, SolveError> {
+        self.solve_with_progress(board, algorithm, heuristic, |_| ControlFlow::Continue(()))
+    }
+
+    /// [`solve`](Solver::solve) that calls `progress` with the search's
+    /// work so far every [`search::PROGRESS_EVERY`] nodes expanded (from
+    /// the searching thread; nothing is allocated for it), and stops with
+    /// [`SolveError::Stopped`] when it answers [`ControlFlow::Break`]: to
+    /// show a long search's progress, or to give it a deadline.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Algorithm, Board, Heuristic, Shape, SolveError, Solver};
+    /// let solver = Solver::new(&Board::solved(Shape::EIGHT));
+    /// let far: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap(); // 31 moves
+    /// let mut calls = 0;
+    /// let found = solver
+    ///     .solve_with_progress(&far, Algorithm::Bfs, Heuristic::Manhattan, |stats| {
+    ///         calls += 1;
+    ///         assert!(stats.expanded > 0);
+    ///         ControlFlow::Continue(())
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(found.distance(), Some(31));
+    /// assert!(calls > 0);
+    /// // A callback that says stop ends the search.
+    /// let stopped = solver.solve_with_progress(&far, Algorithm::Iddfs, Heuristic::Manhattan, |_| {
+    ///     ControlFlow::Break(())
+    /// });
+    /// assert!(matches!(stopped, Err(SolveError::Stopped { stats }) if stats.expanded > 0));
+    /// ```
+    pub fn solve_with_progress(
+        &self,
+        board: &Board,
+        algorithm: Algorithm,
+        heuristic: Heuristic,
+        mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    ) -> Result<Solution, SolveError> {
         check_shape(self.goal.shape(), board.shape())?;
         if !board.can_reach(&self.goal) {
             return Ok(Solution::unsolvable());
         }
         let adjacency = &self.adjacency;
         let goal = self.goal;
+        // Whether the caller said to stop (and not a limit).
+        let mut stopped = false;
+        let watch = |stats: &Stats| {
+            let said = progress(stats);
+            stopped = said.is_break();
+            said
+        };
         let outcome = match algorithm {
             Algorithm::AStar | Algorithm::IdaStar => {
                 // Nodes carry their estimate: a move changes the Manhattan
@@ -357,14 +402,20 @@ impl Solver {
                     Heuristic::Manhattan => self.manhattan(board),
                     Heuristic::LinearConflict => self.linear_conflict(board),
                 };
-                self.informed(board, algorithm, start, |n, target, next| match heuristic {
-                    Heuristic::Manhattan => {
-                        let tile = n.board.tile(target) as usize;
-                        n.h + self.distance[tile][n.board.blank()] as u32
-                            - self.distance[tile][target] as u32
-                    }
-                    Heuristic::LinearConflict => self.linear_conflict(next),
-                })
+                self.informed(
+                    board,
+                    algorithm,
+                    start,
+                    |n, target, next| match heuristic {
+                        Heuristic::Manhattan => {
+                            let tile = n.board.tile(target) as usize;
+                            n.h + self.distance[tile][n.board.blank()] as u32
+                                - self.distance[tile][target] as u32
+                        }
+                        Heuristic::LinearConflict => self.linear_conflict(next),
+                    },
+                    watch,
+                )
             }
             Algorithm::Bfs | Algorithm::Dfs | Algorithm::Iddfs => {
                 let successors = |b: &Board| {
@@ -377,12 +428,21 @@ impl Solver {
                 let success = |b: &Board| *b == goal;
                 let max = self.max_stored();
                 match algorithm {
-                    Algorithm::Bfs => search::bfs_within(*board, successors, success, max),
-                    Algorithm::Dfs => search::dfs_within(*board, successors, success, max),
-                    _ => search::iddfs(*board, successors, success, MAX_DEPTH),
+                    Algorithm::Bfs => {
+                        search::bfs_with_progress(*board, successors, success, max, watch)
+                    }
+                    Algorithm::Dfs => {
+                        search::dfs_with_progress(*board, successors, success, max, watch)
+                    }
+                    _ => search::iddfs_with_progress(*board, successors, success, MAX_DEPTH, watch),
                 }
             }
         };
+        if stopped {
+            return Err(SolveError::Stopped {
+                stats: outcome.stats,
+            });
+        }
         self.answer(outcome, board)
     }
 
@@ -413,21 +473,27 @@ impl Solver {
         if !board.can_reach(&self.goal) {
             return Ok(Solution::unsolvable());
         }
-        let outcome = self.informed(board, algorithm, estimate(board), |_, _, next| {
-            estimate(next)
-        });
+        let outcome = self.informed(
+            board,
+            algorithm,
+            estimate(board),
+            |_, _, next| estimate(next),
+            |_| ControlFlow::Continue(()),
+        );
         self.answer(outcome, board)
     }
 
     /// A* or IDA* from `board`, each node carrying its estimate: `start`
     /// for the board, `next(node, target, board)` for the board reached by
-    /// moving the blank of `node` to `target`.
+    /// moving the blank of `node` to `target`; `progress` as for
+    /// [`search::astar_with_progress`].
     fn informed(
         &self,
         board: &Board,
         algorithm: Algorithm,
         start: u32,
         next: impl Fn(&Scored, usize, &Board) -> u32,
+        progress: impl FnMut(&Stats) -> ControlFlow<()>,
     ) -> search::Outcome<Board> {
         let adjacency = &self.adjacency;
         let goal = self.goal;
@@ -451,9 +517,10 @@ impl Solver {
         };
         let success = |n: &Scored| n.board == goal;
         let outcome = if algorithm == Algorithm::AStar {
-            search::astar_within(start, successors, |n| n.h, success, self.max_stored())
+            let max = self.max_stored();
+            search::astar_with_progress(start, successors, |n| n.h, success, max, progress)
         } else {
-            search::idastar(start, successors, |n| n.h, success, MAX_DEPTH)
+            search::idastar_with_progress(start, successors, |n| n.h, success, MAX_DEPTH, progress)
         };
         search::Outcome {
             path: outcome

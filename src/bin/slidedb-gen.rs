@@ -50,11 +50,24 @@ struct Args {
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
+    /// Print a completion script for a shell (bash, zsh, fish, powershell
+    /// or elvish) and build nothing, for example `slidedb-gen
+    /// --completions bash >
+    /// ~/.local/share/bash-completion/completions/slidedb-gen`.
+    #[arg(long, value_name = "SHELL", exclusive = true)]
+    completions: Option<clap_complete::Shell>,
+    /// Print the manual page (roff) and build nothing, for example
+    /// `slidedb-gen --man > ~/.local/share/man/man1/slidedb-gen.1`; with
+    /// DIR, write it there as slidedb-gen.1 (the folder must exist).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, exclusive = true)]
+    man: Option<Option<PathBuf>>,
 }
 
 #[macro_use]
 #[path = "slidedb/console.rs"]
 mod console;
+#[path = "slidedb/manual.rs"]
+mod manual;
 
 /// The most worker threads `--threads` takes: far more than any machine
 /// this runs on has cores, far fewer than would exhaust its memory.
@@ -76,8 +89,16 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(code) => return code,
     };
-    match run(&args) {
+    let command = || <Args as clap::CommandFactory>::command();
+    let result = match (&args.completions, &args.man) {
+        (Some(shell), _) => manual::completions(command(), *shell),
+        (None, Some(dir)) => manual::man(command(), dir.as_deref()),
+        (None, None) => run(&args),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A closed stdout (`slidedb-gen --man | head`) ends it quietly.
+        Err(e) if console::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             say!("slidedb-gen: error: {e:#}");
             ExitCode::from(2)

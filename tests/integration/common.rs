@@ -1,8 +1,11 @@
-//! Helpers shared by the integration tests: a plain reference BFS and the
-//! published distributions kept in `tests/data/`.
+//! Helpers shared by the integration tests: a plain reference BFS, the
+//! published distributions kept in `tests/data/`, and deadlines for
+//! searches.
 
 use std::collections::HashMap;
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 use slidedb::{Board, Move, Shape};
 
@@ -140,6 +143,69 @@ pub fn solve_and_check(
     let solver = slidedb::Solver::new(&Board::solved(board.shape()));
     let found = solver.solve(board, algorithm, heuristic).unwrap();
     check_answer(board, found.moves.as_deref(), algorithm.is_optimal())
+}
+
+/// A time limit for a test, set before its first search: a search run
+/// through it stops once the limit has passed, and the test fails saying
+/// so, instead of hanging (an IDA* or IDDFS toward a goal it cannot reach,
+/// were the solvability rule wrong, would deepen to 1000 moves).
+pub struct Deadline {
+    start: Instant,
+    limit: Duration,
+}
+
+impl Deadline {
+    /// The time from now to `limit` from now.
+    pub fn after(limit: Duration) -> Deadline {
+        Deadline {
+            start: Instant::now(),
+            limit,
+        }
+    }
+
+    /// A progress closure for the searches: stops them once the limit
+    /// has passed.
+    pub fn watch(&self) -> impl FnMut(&slidedb::Stats) -> ControlFlow<()> + '_ {
+        |_| {
+            if self.start.elapsed() < self.limit {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    /// `solver.solve(board, algorithm, heuristic)`, stopped at the limit:
+    /// then, or on any other error, a message that says what happened.
+    pub fn solve(
+        &self,
+        solver: &slidedb::Solver,
+        board: &Board,
+        algorithm: slidedb::Algorithm,
+        heuristic: slidedb::Heuristic,
+    ) -> Result<slidedb::Solution, String> {
+        solver
+            .solve_with_progress(board, algorithm, heuristic, self.watch())
+            .map_err(|e| match e {
+                slidedb::SolveError::Stopped { stats } => format!(
+                    "{algorithm} on {board:?} was still searching when the test's time ({:?}) ran out, {} nodes expanded: a search that would not end (is the solvability rule right?)",
+                    self.limit, stats.expanded
+                ),
+                e => format!("{algorithm} on {board:?}: {e}"),
+            })
+    }
+
+    /// [`solve_and_check`], stopped at the limit.
+    pub fn solve_and_check(
+        &self,
+        board: &Board,
+        algorithm: slidedb::Algorithm,
+        heuristic: slidedb::Heuristic,
+    ) -> Result<(), String> {
+        let solver = slidedb::Solver::new(&Board::solved(board.shape()));
+        let found = self.solve(&solver, board, algorithm, heuristic)?;
+        check_answer(board, found.moves.as_deref(), algorithm.is_optimal())
+    }
 }
 
 /// Applies one move letter (the direction the blank goes) to `cells`,

@@ -119,6 +119,11 @@ fn writing_commands(table: &Path) -> Vec<(&'static str, Vec<String>)> {
         slidedb(&["man"]),
         (SLIDEDB_GEN, vec!["--help".to_string()]),
         (SLIDEDB_GEN, vec!["--version".to_string()]),
+        (
+            SLIDEDB_GEN,
+            vec!["--completions".to_string(), "bash".to_string()],
+        ),
+        (SLIDEDB_GEN, vec!["--man".to_string()]),
     ]
 }
 
@@ -566,6 +571,50 @@ fn completions_man_page_and_help() {
     for words in ["unsolvable", "invalid", "Exit status: 0", "1 when", "2 on"] {
         assert!(help.contains(words), "--help lacks {words:?}:\n{help}");
     }
+}
+
+/// `slidedb-gen` too: `--completions SHELL` and `--man [DIR]`, generated
+/// from its flags, and nothing built; each only alone.
+#[test]
+fn slidedb_gen_completions_and_man_page() {
+    let data = tempdir();
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let (code, out, err) = run_gen(&["--completions", shell], data.path());
+        assert_eq!(code, 0, "{shell}: {err}");
+        for word in ["slidedb-gen", "pdb", "threads", "completions"] {
+            assert!(out.contains(word), "{shell} lacks {word}");
+        }
+    }
+    let (code, out, _) = run_gen(&["--man"], data.path());
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(".TH slidedb-gen 1") && out.contains("\\-\\-pdb"),
+        "{out}"
+    );
+    let pages = tempdir();
+    let (code, out, err) = run_gen(&["--man", path_str(pages.path())], data.path());
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let names: Vec<_> = fs::read_dir(pages.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["slidedb-gen.1"]);
+    let text = fs::read_to_string(pages.path().join("slidedb-gen.1")).unwrap();
+    assert!(text.starts_with(".ie") && text.contains(".TH slidedb-gen 1"));
+    // Nothing was built, nor a data folder made.
+    assert_eq!(fs::read_dir(data.path()).unwrap().count(), 0);
+    // Usage errors: an unknown shell, a missing folder, another flag.
+    for args in [
+        &["--completions", "tcsh"][..],
+        &["--man", "/nonexistent/slidedb-man"],
+        &["--completions", "bash", "--quiet"],
+        &["--man", "--size", "2x3"],
+    ] {
+        let (code, out, err) = run_gen(args, data.path());
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+    assert_eq!(fs::read_dir(data.path()).unwrap().count(), 0);
 }
 
 /// Several `solve` processes that each build the same missing table at

@@ -2,27 +2,46 @@
 //! less those freed, and the most of that at once, so `compare` reports
 //! each algorithm's measured peak heap. Off, it costs one read of a flag
 //! per call (batch solving allocates from both cores at once, and shared
-//! counters would make them wait on each other).
+//! counters would make them wait on each other). A thread that only
+//! watches (`compare`'s progress display) is left out of the count.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering::Relaxed};
 
 static COUNTING: AtomicBool = AtomicBool::new(false);
 static IN_USE: AtomicIsize = AtomicIsize::new(0);
 static PEAK: AtomicIsize = AtomicIsize::new(0);
 
+thread_local! {
+    /// Whether this thread's allocations are left out of the count (a
+    /// constant-initialised cell without a destructor: reading it never
+    /// allocates).
+    static EXEMPT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Leaves the calling thread's allocations out of every count from now on.
+pub fn exempt_this_thread() {
+    EXEMPT.with(|e| e.set(true));
+}
+
+/// Whether an allocation now is counted.
+fn counted() -> bool {
+    COUNTING.load(Relaxed) && !EXEMPT.with(Cell::get)
+}
+
 /// The system allocator, counting while [`peak_during`] runs.
 pub struct Counting;
 
 fn grew(by: usize) {
-    if COUNTING.load(Relaxed) {
+    if counted() {
         let now = IN_USE.fetch_add(by as isize, Relaxed) + by as isize;
         PEAK.fetch_max(now, Relaxed);
     }
 }
 
 fn shrank(by: usize) {
-    if COUNTING.load(Relaxed) {
+    if counted() {
         IN_USE.fetch_sub(by as isize, Relaxed);
     }
 }
@@ -64,7 +83,7 @@ unsafe impl GlobalAlloc for Counting {
 /// Runs `f` and returns its result with the most heap bytes it had in use
 /// at once beyond what was in use before (frees of older memory count as
 /// negative; threads other than the caller's count too, so run nothing
-/// else meanwhile).
+/// else meanwhile but threads that called [`exempt_this_thread`]).
 pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     IN_USE.store(0, Relaxed);
     PEAK.store(0, Relaxed);

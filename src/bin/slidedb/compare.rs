@@ -11,6 +11,7 @@ use slidedb::{Board, Engine, Exact, Method, Move, Solver, Stats, moves_to_string
 use crate::alloc::peak_during;
 use crate::data::DataArgs;
 use crate::solve::{Algo, HeuristicArg};
+use crate::ticker::Ticker;
 
 #[derive(ClapArgs)]
 pub struct CompareArgs {
@@ -28,6 +29,10 @@ pub struct CompareArgs {
     /// One JSON object per line, one line per algorithm.
     #[arg(long)]
     json: bool,
+    /// No progress on stderr (shown for a row that runs over a second: a
+    /// spinner on a terminal, else a line every 5 s).
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// One algorithm's run.
@@ -152,7 +157,9 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         }
     };
     let mut rows = Vec::new();
+    let ticker = Ticker::start(args.quiet);
     for &algo in &algos {
+        ticker.begin(name(algo), algo.search().is_some());
         let start = Instant::now();
         let (result, heap) = peak_during(|| match algo.search() {
             None => exact
@@ -167,11 +174,12 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                     Ok((found.moves, found.stats.unwrap_or_default()))
                 }),
             Some(a) => solver
-                .solve(&board, a, heuristic)
+                .solve_with_progress(&board, a, heuristic, ticker.watch())
                 .map(|s| (s.moves, s.stats.unwrap_or_default()))
                 .map_err(Into::into),
         });
         let elapsed = start.elapsed();
+        ticker.end();
         let (moves, stats) = result?;
         rows.push(Row {
             algo,
@@ -186,6 +194,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             },
         });
     }
+    drop(ticker);
     let mut out = crate::output();
     // What is optimal: the exact engine's length (its row's, or found now).
     let best = match (&exact, rows.iter().find(|r| r.algo == Algo::Table)) {

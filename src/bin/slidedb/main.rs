@@ -18,10 +18,12 @@ mod compare;
 mod count;
 mod data;
 mod layer;
+mod manual;
 mod probe;
 mod random;
 mod solve;
 mod stats;
+mod ticker;
 mod verify;
 
 #[global_allocator]
@@ -29,10 +31,11 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 /// What every command's exit status and answer lines mean.
 const AFTER_HELP: &str = "\
-Answers: one line per board, in order: the blank's moves (u d l r; empty
-for a solved board), `unsolvable` for a board that cannot reach the goal
-(it has the other parity), `invalid` for a line that is not a board (the
-reason is on stderr).
+Answers (solve, probe, count): one line per board, in order: the blank's
+moves (u d l r; empty for a solved board), the distance and each move's
+(probe), or the number of optimal solutions (count); `unsolvable` for a
+board that cannot reach the goal (it has the other parity), `invalid` for
+a line that is not a board (the reason is on stderr).
 
 Exit status: 0 when every board was answered; 1 when some board is
 unsolvable and none invalid, or verify found a fault or a mismatch; 2 on
@@ -106,8 +109,12 @@ fn main() -> ExitCode {
         Command::Stats(args) => stats::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Verify(args) => verify::run(args),
-        Command::Completions { shell } => completions(*shell),
-        Command::Man { dir } => man(dir.as_deref()),
+        Command::Completions { shell } => {
+            manual::completions(<Cli as clap::CommandFactory>::command(), *shell).map(|()| 0)
+        }
+        Command::Man { dir } => {
+            manual::man(<Cli as clap::CommandFactory>::command(), dir.as_deref()).map(|()| 0)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -122,47 +129,3 @@ fn main() -> ExitCode {
 }
 
 pub use console::output;
-
-/// Writes the completion script of `shell`, generated from the command
-/// definitions.
-fn completions(shell: clap_complete::Shell) -> anyhow::Result<u8> {
-    use std::io::Write as _;
-    let mut out = output();
-    let mut command = <Cli as clap::CommandFactory>::command();
-    let mut script = Vec::new();
-    clap_complete::generate(shell, &mut command, "slidedb", &mut script);
-    out.write_all(&script)?;
-    out.flush()?;
-    Ok(0)
-}
-
-/// Writes the manual page, generated from the command definitions, to
-/// stdout; or, into `dir`, it and a page per command.
-fn man(dir: Option<&std::path::Path>) -> anyhow::Result<u8> {
-    use anyhow::Context as _;
-    use std::io::Write as _;
-    let command = <Cli as clap::CommandFactory>::command();
-    let page = |command: clap::Command| -> anyhow::Result<Vec<u8>> {
-        let mut page = Vec::new();
-        clap_mangen::Man::new(command).render(&mut page)?;
-        Ok(page)
-    };
-    let Some(dir) = dir else {
-        let mut out = output();
-        out.write_all(&page(command)?)?;
-        out.flush()?;
-        return Ok(0);
-    };
-    let mut pages = vec![("slidedb.1".to_string(), page(command.clone())?)];
-    for sub in command.get_subcommands() {
-        // A page's name is a command's: `slidedb-solve`.
-        let name: &'static str = Box::leak(format!("slidedb-{}", sub.get_name()).into_boxed_str());
-        pages.push((format!("{name}.1"), page(sub.clone().name(name))?));
-    }
-    for (file, bytes) in pages {
-        let path = dir.join(&file);
-        slidedb::write_atomic(&path, &bytes, true)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(0)
-}

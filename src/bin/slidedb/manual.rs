@@ -1,0 +1,50 @@
+//! Completion scripts and manual pages, generated from a program's clap
+//! definitions (the same ones `--help` shows). `slidedb-gen` includes
+//! this file by path.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+
+use crate::console::output;
+
+/// Writes to stdout the completion script of `shell` for `command`.
+pub fn completions(mut command: clap::Command, shell: clap_complete::Shell) -> Result<()> {
+    let name = command.get_name().to_string();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, name, &mut script);
+    let mut out = output();
+    out.write_all(&script)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes the manual page of `command` to stdout; or, into `dir`, it
+/// (`NAME.1`) and a page per subcommand (`NAME-SUB.1`).
+pub fn man(command: clap::Command, dir: Option<&Path>) -> Result<()> {
+    let page = |command: clap::Command| -> Result<Vec<u8>> {
+        let mut page = Vec::new();
+        clap_mangen::Man::new(command).render(&mut page)?;
+        Ok(page)
+    };
+    let Some(dir) = dir else {
+        let mut out = output();
+        out.write_all(&page(command)?)?;
+        out.flush()?;
+        return Ok(());
+    };
+    let name = command.get_name().to_string();
+    let mut pages = vec![(format!("{name}.1"), page(command.clone())?)];
+    for sub in command.get_subcommands() {
+        // A page's name is a command's: `slidedb-solve`.
+        let full: &'static str = Box::leak(format!("{name}-{}", sub.get_name()).into_boxed_str());
+        pages.push((format!("{full}.1"), page(sub.clone().name(full))?));
+    }
+    for (file, bytes) in pages {
+        let path = dir.join(&file);
+        slidedb::write_atomic(&path, &bytes, true)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
