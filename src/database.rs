@@ -34,6 +34,7 @@ use crate::board::{Board, Move, Shape};
 use crate::format::{Kind, TableError};
 use crate::pdb::PatternDb;
 use crate::random::SplitMix64;
+use crate::search::Stats;
 use crate::solution::{Solution, SolveError};
 use crate::solver::{Algorithm, Heuristic, Solver};
 use crate::store::{self, Bytes};
@@ -686,6 +687,30 @@ impl Engine {
     /// assert_eq!(found.move_string().unwrap(), "ullddrurdllurdruldr");
     /// ```
     pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
+        self.solve_with_progress(board, |_| ControlFlow::Continue(()))
+    }
+
+    /// Like [`solve`](Engine::solve), showing a search's work so far to
+    /// `progress` every [`PROGRESS_EVERY`](crate::search::PROGRESS_EVERY)
+    /// nodes expanded, and stopping it with [`SolveError::Stopped`] when
+    /// `progress` breaks: a deadline for a search. A table lookup takes
+    /// microseconds and shows nothing.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Algorithm, Board, Database, Heuristic, Method, Shape, SolveError};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let iddfs = Method::Search(Algorithm::Iddfs, Heuristic::Manhattan);
+    /// let engine = db.engine(&Board::solved(Shape::EIGHT), iddfs).unwrap();
+    /// let far: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+    /// let stopped = engine.solve_with_progress(&far, |_| ControlFlow::Break(()));
+    /// assert!(matches!(stopped, Err(SolveError::Stopped { .. })));
+    /// ```
+    pub fn solve_with_progress(
+        &self,
+        board: &Board,
+        progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    ) -> Result<Solution, SolveError> {
         match &self.kind {
             EngineKind::Table(_) => {
                 let mut moves = Vec::new();
@@ -699,7 +724,9 @@ impl Engine {
                 db,
                 algorithm: Algorithm::IdaStar,
                 ..
-            } => db.solve(board),
+            } => db
+                .get()
+                .solve_toward_with_progress(db.toward(), board, progress),
             EngineKind::Patterns {
                 db,
                 algorithm,
@@ -714,7 +741,7 @@ impl Engine {
                 solver,
                 algorithm,
                 heuristic,
-            } => solver.solve(board, *algorithm, *heuristic),
+            } => solver.solve_with_progress(board, *algorithm, *heuristic, progress),
         }
     }
 
@@ -731,10 +758,31 @@ impl Engine {
     /// assert_eq!(probe.optimal_moves().collect::<Vec<_>>(), [Move::Right]);
     /// ```
     pub fn probe(&self, board: &Board) -> Result<Probe, SolveError> {
+        self.probe_with_progress(board, |_| ControlFlow::Continue(()))
+    }
+
+    /// Like [`probe`](Engine::probe), with each search's progress shown
+    /// to `progress` as in [`solve_with_progress`](Engine::solve_with_progress)
+    /// (the first that breaks stops the probe with
+    /// [`SolveError::Stopped`]).
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Database, Method, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let engine = db.engine(&Board::solved(Shape::EIGHT), Method::Exact).unwrap();
+    /// let probe = engine.probe_with_progress(&Board::solved(Shape::EIGHT), |_| ControlFlow::Break(()));
+    /// assert_eq!(probe.unwrap().distance, Some(0)); // a lookup: nothing to stop
+    /// ```
+    pub fn probe_with_progress(
+        &self,
+        board: &Board,
+        mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    ) -> Result<Probe, SolveError> {
         if let EngineKind::Table(table) = &self.kind {
             return table.probe(board);
         }
-        let found = self.solve(board)?;
+        let found = self.solve_with_progress(board, &mut progress)?;
         let Some(distance) = found.distance() else {
             return Ok(Probe {
                 board: *board,
@@ -751,7 +799,9 @@ impl Engine {
             // The graph is bipartite: a neighbour is one closer or one
             // farther, and the solution's first move is one closer.
             let optimal = first == Some(mv)
-                || (distance > 0 && self.solve(&next)?.distance() == Some(distance - 1));
+                || (distance > 0
+                    && self.solve_with_progress(&next, &mut progress)?.distance()
+                        == Some(distance - 1));
             moves.push(MoveOutcome {
                 mv,
                 board: next,

@@ -106,7 +106,7 @@
 //!   (`table`, `solver`).
 //! - [`database`]: the engine over a data folder (everything).
 //! - [`records`]: the answers as every front end writes them, one JSON
-//!   shape each (`board`, `table`).
+//!   shape each (`board`, `table`, `database`).
 
 #![warn(missing_docs, missing_debug_implementations)]
 

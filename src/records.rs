@@ -2,6 +2,7 @@
 //! (serde): a line of the command line's `--json` output, an answer of
 //! the server, a dictionary of the Python package. Boards and goals are
 //! written as [`Board`]'s `Display` writes them, cells in reading order.
+//! (This module imports `board`, `table` and `database`.)
 //!
 //! ```
 //! use slidedb::{Board, Shape, generate, records::ProbeRecord};
@@ -15,7 +16,8 @@
 use serde::{Serialize, Serializer};
 
 use crate::board::{Board, Move};
-use crate::table::{PathCount, Probe};
+use crate::database::ForGoal;
+use crate::table::{PathCount, Probe, Table};
 
 /// A solved board: `{"board","goal","solvable","distance","moves"}`, and
 /// `steps` when asked for.
@@ -221,4 +223,53 @@ pub struct InvalidRecord {
     pub input: String,
     /// What is wrong with it.
     pub error: String,
+}
+
+/// A full table described toward a goal: `{"size","goal","states",
+/// "max_distance","mean_distance","layers","hardest","generator"}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StatsRecord {
+    /// The board size, such as `3x3`.
+    pub size: String,
+    /// The goal.
+    pub goal: String,
+    /// How many boards reach it.
+    pub states: u64,
+    /// The greatest distance.
+    pub max_distance: u32,
+    /// The mean distance, to four decimals.
+    pub mean_distance: f64,
+    /// `layers[d]`: how many boards are `d` moves away.
+    pub layers: Vec<u64>,
+    /// Boards at the greatest distance (up to 1,000), toward the goal.
+    pub hardest: Vec<String>,
+    /// The program that built the table.
+    pub generator: String,
+}
+
+impl StatsRecord {
+    /// The record of `table` toward the goal asked for.
+    ///
+    /// ```
+    /// use slidedb::{Database, records::StatsRecord};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let table = db.table(&"0 1 2 3 4 5 6 7 8".parse().unwrap()).unwrap();
+    /// let record = StatsRecord::new(&table);
+    /// assert_eq!((record.max_distance, record.layers.len()), (31, 32));
+    /// assert_eq!(record.goal, "0 1 2 3 4 5 6 7 8");
+    /// ```
+    pub fn new<D: AsRef<[u8]>>(table: &ForGoal<Table<D>>) -> StatsRecord {
+        let goal = table.toward().goal();
+        let t = table.get();
+        StatsRecord {
+            size: goal.shape().to_string(),
+            goal: goal.to_string(),
+            states: t.states(),
+            max_distance: t.max_distance(),
+            mean_distance: (t.mean_distance() * 1e4).round() / 1e4,
+            layers: t.layers().to_vec(),
+            hardest: table.hardest().iter().map(|b| b.to_string()).collect(),
+            generator: t.generator().to_string(),
+        }
+    }
 }

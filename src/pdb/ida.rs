@@ -12,11 +12,12 @@
 //! exactly as far from the goal, so its sum is a second admissible
 //! estimate, often the larger.
 
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::board::{Adjacency, Board, MAX_CELLS, Move};
 use crate::rank::placement_rank;
-use crate::search::Stats;
+use crate::search::{PROGRESS_EVERY, Stats};
 use crate::symmetry::Symmetry;
 
 use super::MAX_GROUP_TILES;
@@ -29,6 +30,22 @@ const MAX_VIEWS: usize = 8;
 const MAX_GROUPS: usize = MAX_CELLS - 1;
 /// The deepest bound tried.
 const MAX_BOUND: u32 = 1000;
+
+/// The caller's progress callback, and whether it said to stop.
+struct Watch<'p> {
+    progress: &'p mut dyn FnMut(&Stats) -> ControlFlow<()>,
+    stopped: bool,
+}
+
+impl Watch<'_> {
+    /// Shows `stats`; whether to stop.
+    #[cold]
+    #[inline(never)]
+    fn says_stop(&mut self, stats: &Stats) -> bool {
+        self.stopped = (self.progress)(stats).is_break();
+        self.stopped
+    }
+}
 
 /// A way of looking at the board: cells and tiles relabelled by a
 /// symmetry that keeps the goal in place.
@@ -184,9 +201,20 @@ impl<'a> Search<'a> {
     /// An optimal path from `board` (which can reach the goal) and the
     /// work it took; `None` if the bound passes [`MAX_BOUND`] (damaged
     /// databases: every board up to 16 cells is far closer).
-    pub(super) fn solve(&self, board: &Board) -> Option<(Vec<Move>, Stats)> {
+    ///
+    /// `progress` sees the work so far every [`PROGRESS_EVERY`] nodes
+    /// expanded; when it breaks, the search stops: `Err` with the work done.
+    pub(super) fn solve(
+        &self,
+        board: &Board,
+        progress: &mut dyn FnMut(&Stats) -> ControlFlow<()>,
+    ) -> Result<Option<(Vec<Move>, Stats)>, Stats> {
         let clock = Instant::now();
         let mut stats = Stats::default();
+        let mut watch = Watch {
+            progress,
+            stopped: false,
+        };
         let mut node = self.node(board);
         let goal: [u8; MAX_CELLS] =
             std::array::from_fn(|c| if c < self.n { self.goal.tile(c) } else { 0 });
@@ -194,7 +222,7 @@ impl<'a> Search<'a> {
         let mut path = Vec::with_capacity(256);
         let mut bound = self.estimate(&node);
         if bound > MAX_BOUND {
-            return None;
+            return Ok(None);
         }
         loop {
             let mut next_bound = u32::MAX;
@@ -206,18 +234,22 @@ impl<'a> Search<'a> {
                 &mut path,
                 &mut next_bound,
                 &mut stats,
+                &mut watch,
             ) {
                 break;
             }
             if next_bound > MAX_BOUND {
-                return None;
+                return Ok(None);
             }
             bound = next_bound;
         }
         // As the generic IDA* counts: the longest path expanded.
         stats.peak_visited = stats.peak_open;
         stats.elapsed = clock.elapsed();
-        Some((path, stats))
+        if watch.stopped {
+            return Err(stats);
+        }
+        Ok(Some((path, stats)))
     }
 
     /// One depth-first pass below `node` (reached by `path`, whose
@@ -232,12 +264,16 @@ impl<'a> Search<'a> {
         path: &mut Vec<Move>,
         next_bound: &mut u32,
         stats: &mut Stats,
+        watch: &mut Watch,
     ) -> bool {
         let h = self.estimate(node);
         if h == 0 && node.board == *goal {
             return true;
         }
         stats.expanded += 1;
+        if stats.expanded & (PROGRESS_EVERY - 1) == 0 && watch.says_stop(stats) {
+            return true; // unwinds; `solve` tells a stop from a find
+        }
         stats.peak_open = stats.peak_open.max(path.len() as u64 + 1);
         let g = path.len() as u32 + 1;
         let here = node.blank;
@@ -253,7 +289,7 @@ impl<'a> Search<'a> {
             let f = g + self.estimate(node);
             if f <= bound {
                 path.push(mv);
-                if self.bounded(node, goal, bound, here, path, next_bound, stats) {
+                if self.bounded(node, goal, bound, here, path, next_bound, stats, watch) {
                     return true;
                 }
                 path.pop();

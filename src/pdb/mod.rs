@@ -31,6 +31,7 @@ mod build;
 mod file;
 mod ida;
 
+use std::ops::ControlFlow;
 use std::path::Path;
 
 pub use file::ENCODING_BYTE;
@@ -38,6 +39,7 @@ pub use file::ENCODING_BYTE;
 use crate::board::{Board, MAX_CELLS, Shape};
 use crate::format::TableError;
 use crate::rank::{placement_count, placement_rank};
+use crate::search::Stats;
 use crate::solution::{Solution, SolveError, check_shape};
 use crate::store::map_file;
 use crate::symmetry::GoalClass;
@@ -756,6 +758,37 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// assert_eq!(board.apply_all(&found.moves.unwrap()), Some(*korf.goal()));
     /// ```
     pub fn solve_toward(&self, class: &GoalClass, board: &Board) -> Result<Solution, SolveError> {
+        self.solve_toward_with_progress(class, board, |_| ControlFlow::Continue(()))
+    }
+
+    /// Like [`solve_toward`](PatternDb::solve_toward), showing the work so
+    /// far to `progress` every [`PROGRESS_EVERY`](crate::search::PROGRESS_EVERY)
+    /// nodes expanded, and stopping with [`SolveError::Stopped`] when it
+    /// breaks: to give a search a deadline.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Shape, SolveError, pdb, symmetry::GoalClass};
+    /// let goal = Board::solved(Shape::new(2, 4).unwrap());
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
+    /// let class = GoalClass::of(&goal);
+    /// let board = Board::parse("0 7 6 5 4 3 2 1", Some(goal.shape())).unwrap();
+    /// let found = db.solve_toward_with_progress(&class, &board, |_| ControlFlow::Continue(()));
+    /// assert!(found.unwrap().distance().is_some());
+    /// let mut calls = 0;
+    /// let stopped = db.solve_toward_with_progress(&class, &board, |_| {
+    ///     calls += 1;
+    ///     ControlFlow::Break(())
+    /// });
+    /// // Stopped at the first report, if the search lasted that long.
+    /// assert!(calls == 0 || matches!(stopped, Err(SolveError::Stopped { .. })));
+    /// ```
+    pub fn solve_toward_with_progress(
+        &self,
+        class: &GoalClass,
+        board: &Board,
+        mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    ) -> Result<Solution, SolveError> {
         self.check_goal(class)?;
         check_shape(class.goal().shape(), board.shape())?;
         let goal = *self.class.canonical();
@@ -770,15 +803,16 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
             .enumerate()
             .map(|(g, tiles)| (tiles.as_slice(), self.entries(g)))
             .collect();
-        match ida::Search::new(&goal, &groups).solve(&indexed) {
-            Some((mut moves, stats)) => {
+        match ida::Search::new(&goal, &groups).solve(&indexed, &mut progress) {
+            Err(stats) => Err(SolveError::Stopped { stats }),
+            Ok(Some((mut moves, stats))) => {
                 class.moves_back(&mut moves);
                 Ok(Solution {
                     moves: Some(moves),
                     stats: Some(stats),
                 })
             }
-            None => Err(SolveError::Damaged {
+            Ok(None) => Err(SolveError::Damaged {
                 board: board.to_string(),
                 why: "the pattern databases let no path through within 1000 moves",
             }),

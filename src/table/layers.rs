@@ -291,7 +291,10 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Calls `visit` with every board at exactly `distance` moves from the
     /// goal, in index order, until it breaks (nothing when no board is that
-    /// far). See the [module docs](self) for what it costs.
+    /// far). A table knows distances mod 3 only, so this runs the
+    /// generator's search from the goal up to layer `distance` (what
+    /// building the table costs up to there: seconds on 3×4), checking
+    /// each layer's count against the table's.
     ///
     /// ```
     /// use std::ops::ControlFlow;

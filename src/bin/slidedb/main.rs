@@ -21,6 +21,7 @@ mod layer;
 mod manual;
 mod probe;
 mod random;
+mod serve;
 mod solve;
 mod stats;
 mod ticker;
@@ -71,6 +72,10 @@ enum Command {
     /// List every board at one distance from the goal, in index order
     /// (needs the full table; `max` lists the farthest).
     Layer(layer::LayerArgs),
+    /// Serve the tablebase over HTTP: a JSON API under /api/v1/ and a page
+    /// to play any puzzle with exact hints at / (on 127.0.0.1:8080 unless
+    /// --listen names another address).
+    Serve(serve::ServeArgs),
     /// Describe a table: size, goal, states, distances, hardest states.
     Stats(stats::StatsArgs),
     /// Run every algorithm on one board: moves, optimality, work, memory
@@ -106,6 +111,7 @@ fn main() -> ExitCode {
         Command::Count(args) => count::run(args),
         Command::Random(args) => random::run(args),
         Command::Layer(args) => layer::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Verify(args) => verify::run(args),

@@ -22,18 +22,6 @@ pub struct StatsArgs {
 }
 
 #[derive(Serialize)]
-struct JsonStats {
-    size: String,
-    goal: String,
-    states: u64,
-    max_distance: u32,
-    mean_distance: f64,
-    layers: Vec<u64>,
-    hardest: Vec<String>,
-    generator: String,
-}
-
-#[derive(Serialize)]
 struct JsonGroup {
     tiles: Vec<u8>,
     entries: u64,
@@ -146,16 +134,7 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     let table = found.get();
     let mut out = crate::output();
     if args.json {
-        let j = JsonStats {
-            size: shape.to_string(),
-            goal: goal.to_string(),
-            states: table.states(),
-            max_distance: table.max_distance(),
-            mean_distance: (table.mean_distance() * 1e4).round() / 1e4,
-            layers: table.layers().to_vec(),
-            hardest: hardest.iter().map(|b| b.to_string()).collect(),
-            generator: table.generator().to_string(),
-        };
+        let j = slidedb::records::StatsRecord::new(&found);
         writeln!(out, "{}", serde_json::to_string(&j)?)?;
     } else {
         writeln!(out, "size          {shape}")?;

@@ -1,0 +1,675 @@
+//! The routes: `/api/v1/…` answers with the records every front end
+//! shares (`slidedb::records`), `/` and its assets are the page.
+//!
+//! Every answer to bad input is a 4xx with `{"error": "…"}` worded as the
+//! command line words it; nothing a client sends names a file; bodies,
+//! lines, batches and counts are bounded; a panic is a 500.
+
+use std::convert::Infallible;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{DefaultBodyLimit, Query, State as Shared};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use slidedb::random::{SplitMix64, random_board};
+use slidedb::records::{
+    BoardRecord, CountRecord, InvalidRecord, ProbeRecord, SolveRecord, StatsRecord,
+};
+use slidedb::{Board, DatabaseError, Engine, Method, Shape, SolveError};
+use tokio::sync::Semaphore;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
+
+use super::CLIENT_TIMEOUT;
+use super::page;
+use crate::data::Data;
+use crate::layer::{Distance, parse_distance};
+
+/// The largest request body (a batch of boards): 1 MiB.
+pub const MAX_BODY: usize = 1 << 20;
+/// The most boards in one batch.
+pub const MAX_BATCH: usize = 10_000;
+/// The longest line of a batch, and the longest board in a query.
+pub const MAX_LINE: usize = 1024;
+/// The most boards one `random` request draws.
+pub const MAX_RANDOM: u32 = 1000;
+/// The longest any request may take, searches and listings included.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// Lines a streamed batch answers per chunk.
+const CHUNK_LINES: usize = 256;
+
+/// What every handler shares.
+pub struct State {
+    data: Data,
+    /// Permits for searches running at once.
+    searches: Arc<Semaphore>,
+    /// The time a search may take.
+    budget: Duration,
+}
+
+impl State {
+    pub fn new(data: Data, searches: usize, budget: Duration) -> State {
+        State {
+            data,
+            searches: Arc::new(Semaphore::new(searches)),
+            budget,
+        }
+    }
+}
+
+/// An answer that is not one: a status and `{"error": "…"}`.
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.1 });
+        (self.0, Json(body)).into_response()
+    }
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, message.into())
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(e: QueryRejection) -> ApiError {
+        bad(format!("bad query: {}", e.body_text()))
+    }
+}
+
+/// The status for a database error: what is missing is 404, damage 500.
+fn database_error(state: &State, e: DatabaseError, goal: &Board) -> ApiError {
+    let status = match &e {
+        DatabaseError::MissingTable { .. }
+        | DatabaseError::MissingPatterns { .. }
+        | DatabaseError::TooBig { .. }
+        | DatabaseError::NeedsTable { .. }
+        | DatabaseError::WrongGoal { .. } => StatusCode::NOT_FOUND,
+        DatabaseError::Solve(e) => return solve_error(state, e.clone()),
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    ApiError(status, format!("{:#}", state.data.explain(e, Some(goal))))
+}
+
+fn solve_error(state: &State, e: SolveError) -> ApiError {
+    match e {
+        SolveError::Stopped { stats } => ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the search took longer than this server allows ({} ms, --max-search-ms) after {} nodes; try again later or ask a smaller board",
+                state.budget.as_millis(),
+                stats.expanded
+            ),
+        ),
+        e @ (SolveError::WrongShape { .. } | SolveError::OtherClass { .. }) => bad(e.to_string()),
+        e => ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+pub fn router(state: Arc<State>) -> Router {
+    let api = Router::new()
+        .route("/solve", get(solve_one).post(solve_many))
+        .route("/probe", get(probe_one).post(probe_many))
+        .route("/count", get(count))
+        .route("/random", get(random))
+        .route("/stats", get(stats))
+        .route("/sizes", get(sizes))
+        .route("/openapi.json", get(page::openapi));
+    Router::new()
+        .nest("/api/v1", api)
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page or API route".into()) })
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(RequestBodyTimeoutLayer::new(CLIENT_TIMEOUT))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the server failed on this request (a bug: please report it); it goes on serving"
+                    .into(),
+            )
+            .into_response()
+        }))
+}
+
+/// A board, and optionally its goal and size.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardQuery {
+    board: String,
+    goal: Option<String>,
+    size: Option<String>,
+}
+
+/// A goal and size, each optional.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GoalQuery {
+    goal: Option<String>,
+    size: Option<String>,
+}
+
+fn parse_size(size: Option<&str>) -> Result<Option<Shape>, ApiError> {
+    size.map(|s| {
+        s.parse::<Shape>()
+            .map_err(|e| bad(format!("bad size {s:?}: {e}")))
+    })
+    .transpose()
+}
+
+/// The goal a query names (or the default for the size), and the size in
+/// force for reading boards.
+fn goal_of(state: &State, q: &GoalQuery) -> Result<(Option<Shape>, Option<Board>), ApiError> {
+    let size = parse_size(q.size.as_deref())?;
+    let goal = match &q.goal {
+        Some(text) if text.len() > MAX_LINE => return Err(bad("the goal is too long")),
+        Some(text) => {
+            Some(Board::parse(text, size).map_err(|e| bad(format!("bad goal {text:?}: {e}")))?)
+        }
+        None => size.map(|s| state.data.db.default_goal(s)),
+    };
+    Ok((goal.map(|g| g.shape()).or(size), goal))
+}
+
+/// Reads a board toward a goal, as a line of `solve` reads it.
+fn board_and_goal(
+    state: &State,
+    text: &str,
+    size: Option<Shape>,
+    goal: Option<Board>,
+) -> Result<(Board, Board), String> {
+    if text.len() > MAX_LINE {
+        return Err(format!("the board is longer than {MAX_LINE} bytes"));
+    }
+    let board = Board::parse(text, size).map_err(|e| e.to_string())?;
+    let goal = goal.unwrap_or_else(|| state.data.db.default_goal(board.shape()));
+    if goal.shape() != board.shape() {
+        return Err(format!(
+            "the board is {} but the goal is {}",
+            board.shape(),
+            goal.shape()
+        ));
+    }
+    Ok((board, goal))
+}
+
+/// The exact engine toward `goal` (opening or building what it needs off
+/// the runtime's threads).
+async fn engine(state: &Arc<State>, goal: Board) -> Result<Engine, ApiError> {
+    let shared = state.clone();
+    let found = tokio::task::spawn_blocking(move || shared.data.db.engine(&goal, Method::Exact))
+        .await
+        .map_err(|_| {
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the server failed".into(),
+            )
+        })?;
+    found.map_err(|e| database_error(state, e, &goal))
+}
+
+/// Runs `work` with a deadline: inline for a lookup, else on the bounded
+/// pool of searches, waiting for a turn within the same budget.
+async fn answer<T: Send + 'static>(
+    state: &Arc<State>,
+    engine: Engine,
+    work: impl FnOnce(&Engine, &mut dyn FnMut() -> ControlFlow<()>) -> Result<T, SolveError>
+    + Send
+    + 'static,
+) -> Result<T, ApiError> {
+    if engine.is_lookup() {
+        return work(&engine, &mut || ControlFlow::Continue(())).map_err(|e| solve_error(state, e));
+    }
+    let deadline = Instant::now() + state.budget;
+    let permit = tokio::time::timeout(state.budget, state.searches.clone().acquire_owned())
+        .await
+        .map_err(|_| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "every search thread stayed busy for {} ms (--max-search-ms); try again later",
+                    state.budget.as_millis()
+                ),
+            )
+        })?
+        .map_err(|_| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is stopping".into(),
+            )
+        })?;
+    let done = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let mut watch = || {
+            if Instant::now() >= deadline {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        work(&engine, &mut watch)
+    })
+    .await
+    .map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server failed".into(),
+        )
+    })?;
+    done.map_err(|e| solve_error(state, e))
+}
+
+async fn solve_one(
+    Shared(state): Shared<Arc<State>>,
+    query: Result<Query<BoardQuery>, QueryRejection>,
+) -> Result<Json<SolveRecord>, ApiError> {
+    let Query(q) = query?;
+    let goal_query = GoalQuery {
+        goal: q.goal,
+        size: q.size,
+    };
+    let (size, goal) = goal_of(&state, &goal_query)?;
+    let (board, goal) = board_and_goal(&state, &q.board, size, goal).map_err(bad)?;
+    let engine = engine(&state, goal).await?;
+    let found = answer(&state, engine, move |engine, watch| {
+        engine.solve_with_progress(&board, |_| watch())
+    })
+    .await?;
+    Ok(Json(SolveRecord::new(
+        &board,
+        &goal,
+        found.moves.as_deref(),
+        false,
+    )))
+}
+
+async fn probe_one(
+    Shared(state): Shared<Arc<State>>,
+    query: Result<Query<BoardQuery>, QueryRejection>,
+) -> Result<Json<ProbeRecord>, ApiError> {
+    let Query(q) = query?;
+    let goal_query = GoalQuery {
+        goal: q.goal,
+        size: q.size,
+    };
+    let (size, goal) = goal_of(&state, &goal_query)?;
+    let (board, goal) = board_and_goal(&state, &q.board, size, goal).map_err(bad)?;
+    let engine = engine(&state, goal).await?;
+    let probe = answer(&state, engine, move |engine, watch| {
+        engine.probe_with_progress(&board, |_| watch())
+    })
+    .await?;
+    Ok(Json(ProbeRecord::new(&probe, &goal)))
+}
+
+async fn count(
+    Shared(state): Shared<Arc<State>>,
+    query: Result<Query<BoardQuery>, QueryRejection>,
+) -> Result<Json<CountRecord>, ApiError> {
+    let Query(q) = query?;
+    let goal_query = GoalQuery {
+        goal: q.goal,
+        size: q.size,
+    };
+    let (size, goal) = goal_of(&state, &goal_query)?;
+    let (board, goal) = board_and_goal(&state, &q.board, size, goal).map_err(bad)?;
+    let shared = state.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let table = shared.data.db.table_for("count", &goal)?;
+        let count = table.count(&board)?;
+        let distance = table.distance(&board)?;
+        Ok::<_, DatabaseError>(distance.zip(count))
+    })
+    .await
+    .map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server failed".into(),
+        )
+    })?
+    .map_err(|e| database_error(&state, e, &goal))?;
+    Ok(Json(CountRecord::new(&board, &goal, found)))
+}
+
+/// A draw of random boards.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RandomQuery {
+    goal: Option<String>,
+    size: Option<String>,
+    distance: Option<String>,
+    min: Option<u32>,
+    max: Option<String>,
+    seed: Option<u64>,
+    count: Option<u32>,
+}
+
+/// Boards drawn uniformly, one JSON object a line (`slidedb random
+/// --json`): at a distance, in a range, or among all boards.
+async fn random(
+    Shared(state): Shared<Arc<State>>,
+    query: Result<Query<RandomQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query?;
+    let count = q.count.unwrap_or(1);
+    if count == 0 || count > MAX_RANDOM {
+        return Err(bad(format!("count must be 1 to {MAX_RANDOM}")));
+    }
+    if q.distance.is_some() && (q.min.is_some() || q.max.is_some()) {
+        return Err(bad("give distance, or min and max, not both"));
+    }
+    let distance = |text: &Option<String>| -> Result<Option<Distance>, ApiError> {
+        text.as_deref().map(parse_distance).transpose().map_err(bad)
+    };
+    let (exact, max) = (distance(&q.distance)?, distance(&q.max)?);
+    let goal_query = GoalQuery {
+        goal: q.goal,
+        size: q.size,
+    };
+    let (size, goal) = goal_of(&state, &goal_query)?;
+    let goal = goal.unwrap_or_else(|| state.data.db.default_goal(size.unwrap_or(Shape::EIGHT)));
+    let seed = q.seed.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        now.as_nanos() as u64
+    });
+    let ranged = exact.is_some() || q.min.is_some() || max.is_some();
+    let shared = state.clone();
+    let lines = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
+        let db = &shared.data.db;
+        let mut rng = SplitMix64::new(seed);
+        let mut out = String::new();
+        let mut push = |board: &Board, distance: Option<u32>| {
+            let line = match distance {
+                Some(d) => serde_json::to_string(&BoardRecord::new(board, &goal, d)),
+                None => serde_json::to_string(&serde_json::json!({
+                    "board": board.to_string(), "goal": goal.to_string(), "distance": null
+                })),
+            };
+            out.push_str(&line.expect("json"));
+            out.push('\n');
+        };
+        if !ranged {
+            let table = if goal.shape().cells() <= slidedb::MAX_TABLE_CELLS {
+                db.table_for("a distance", &goal).ok()
+            } else {
+                None
+            };
+            for _ in 0..count {
+                let board = random_board(&goal, &mut rng);
+                let distance = table.as_ref().and_then(|t| t.distance(&board).ok().flatten());
+                push(&board, distance);
+            }
+            return Ok(out);
+        }
+        let table = db
+            .table_for("a random board at a distance", &goal)
+            .map_err(|e| database_error(&shared, e, &goal))?;
+        let greatest = table.get().max_distance();
+        let (lo, hi) = match exact {
+            Some(d) => (d.resolve(greatest), d.resolve(greatest)),
+            None => (q.min.unwrap_or(0), max.map_or(greatest, |m| m.resolve(greatest))),
+        };
+        if lo > hi || lo > greatest {
+            return Err(bad(format!(
+                "no {} board lies {lo} to {hi} moves from goal {goal}: the farthest are {greatest} moves away",
+                goal.shape()
+            )));
+        }
+        for _ in 0..count {
+            let board = db
+                .random(&goal, lo..=hi, &mut rng)
+                .map_err(|e| database_error(&shared, e, &goal))?
+                .ok_or_else(|| bad("no board lies at that distance"))?;
+            let distance = if lo == hi {
+                lo
+            } else {
+                table.distance(&board).ok().flatten().unwrap_or_default()
+            };
+            push(&board, Some(distance));
+        }
+        Ok(out)
+    })
+    .await
+    .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the server failed".into()))??;
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
+}
+
+/// The full table's description toward a goal: its layer counts.
+async fn stats(
+    Shared(state): Shared<Arc<State>>,
+    query: Result<Query<GoalQuery>, QueryRejection>,
+) -> Result<Json<StatsRecord>, ApiError> {
+    let Query(q) = query?;
+    let (size, goal) = goal_of(&state, &q)?;
+    let goal = goal.unwrap_or_else(|| state.data.db.default_goal(size.unwrap_or(Shape::EIGHT)));
+    let shared = state.clone();
+    let table = tokio::task::spawn_blocking(move || shared.data.db.table_for("stats", &goal))
+        .await
+        .map_err(|_| {
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the server failed".into(),
+            )
+        })?
+        .map_err(|e| database_error(&state, e, &goal))?;
+    Ok(Json(StatsRecord::new(&table)))
+}
+
+/// The sizes this server answers, and how: `[{"size","exact"}]`, `exact`
+/// being `table` or `patterns`.
+async fn sizes(Shared(state): Shared<Arc<State>>) -> Result<Response, ApiError> {
+    let shared = state.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let mut found = Vec::new();
+        for (rows, cols) in [
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 4),
+            (4, 2),
+            (3, 3),
+            (2, 5),
+            (5, 2),
+            (3, 4),
+            (4, 3),
+            (2, 6),
+            (6, 2),
+            (3, 5),
+            (5, 3),
+            (4, 4),
+        ] {
+            let shape = Shape::new(rows, cols).expect("a shape");
+            let goal = shared.data.db.default_goal(shape);
+            let exact = match shared.data.db.exact(&goal) {
+                Ok(slidedb::Exact::Table(_)) => "table",
+                Ok(slidedb::Exact::Patterns(_)) => "patterns",
+                _ => continue,
+            };
+            found.push(serde_json::json!({ "size": shape.to_string(), "exact": exact }));
+        }
+        found
+    })
+    .await
+    .map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server failed".into(),
+        )
+    })?;
+    Ok(Json(found).into_response())
+}
+
+/// Which batch query a POST asks.
+#[derive(Clone, Copy)]
+enum Batch {
+    Solve,
+    Probe,
+}
+
+async fn solve_many(
+    shared: Shared<Arc<State>>,
+    query: Result<Query<GoalQuery>, QueryRejection>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    batch(shared, query, body, Batch::Solve).await
+}
+
+async fn probe_many(
+    shared: Shared<Arc<State>>,
+    query: Result<Query<GoalQuery>, QueryRejection>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    batch(shared, query, body, Batch::Probe).await
+}
+
+/// One board a line in, one JSON line out, in order, streamed in chunks
+/// as they are answered. A line that is not a board, or whose search runs
+/// past the budget, gets `{"line","input","error"}`.
+async fn batch(
+    Shared(state): Shared<Arc<State>>,
+    query: Result<Query<GoalQuery>, QueryRejection>,
+    body: Bytes,
+    kind: Batch,
+) -> Result<Response, ApiError> {
+    let Query(q) = query?;
+    let (size, goal) = goal_of(&state, &q)?;
+    let text = std::str::from_utf8(&body).map_err(|_| bad("the body is not UTF-8 text"))?;
+    let lines: Vec<String> = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .lines()
+        .map(|l| l.trim_end_matches('\r').to_string())
+        .collect();
+    if lines.len() > MAX_BATCH {
+        return Err(ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "{} lines: a batch holds at most {MAX_BATCH} boards",
+                lines.len()
+            ),
+        ));
+    }
+    // The engines, resolved before the answer starts (an error is then
+    // still a status).
+    let mut engines: Vec<(Shape, Engine)> = Vec::new();
+    let mut parsed = Vec::with_capacity(lines.len());
+    for line in &lines {
+        let read = board_and_goal(&state, line, size, goal);
+        if let Ok((_, goal)) = &read
+            && !engines.iter().any(|(s, _)| *s == goal.shape())
+        {
+            engines.push((goal.shape(), engine(&state, *goal).await?));
+        }
+        parsed.push(read);
+    }
+    let searching = engines.iter().any(|(_, e)| !e.is_lookup());
+    let permit = if searching {
+        let wait = tokio::time::timeout(state.budget, state.searches.clone().acquire_owned());
+        Some(
+            wait.await
+                .map_err(|_| {
+                    ApiError(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!(
+                            "every search thread stayed busy for {} ms (--max-search-ms); try again later",
+                            state.budget.as_millis()
+                        ),
+                    )
+                })?
+                .map_err(|_| ApiError(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping".into()))?,
+        )
+    } else {
+        None
+    };
+    let budget = state.budget;
+    let (send, receive) = tokio::sync::mpsc::channel::<Result<Bytes, Infallible>>(4);
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let mut chunk = String::new();
+        for (i, (line, read)) in lines.iter().zip(parsed).enumerate() {
+            let invalid = |error: String| {
+                let record = InvalidRecord {
+                    line: i + 1,
+                    input: line.clone(),
+                    error,
+                };
+                serde_json::to_string(&record).expect("json")
+            };
+            let text = match read {
+                Err(e) => invalid(e),
+                Ok((board, goal)) => {
+                    let engine = &engines
+                        .iter()
+                        .find(|(s, _)| *s == board.shape())
+                        .expect("resolved above")
+                        .1;
+                    let deadline = Instant::now() + budget;
+                    let watch = |_: &slidedb::Stats| {
+                        if Instant::now() >= deadline {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    };
+                    let answered = match kind {
+                        Batch::Solve => engine.solve_with_progress(&board, watch).map(|found| {
+                            serde_json::to_string(&SolveRecord::new(
+                                &board,
+                                &goal,
+                                found.moves.as_deref(),
+                                false,
+                            ))
+                        }),
+                        Batch::Probe => engine
+                            .probe_with_progress(&board, watch)
+                            .map(|probe| serde_json::to_string(&ProbeRecord::new(&probe, &goal))),
+                    };
+                    match answered {
+                        Ok(json) => json.expect("json"),
+                        Err(SolveError::Stopped { .. }) => invalid(format!(
+                            "the search took longer than this server allows ({} ms, --max-search-ms)",
+                            budget.as_millis()
+                        )),
+                        Err(e) => invalid(e.to_string()),
+                    }
+                }
+            };
+            chunk.push_str(&text);
+            chunk.push('\n');
+            if (i + 1) % CHUNK_LINES == 0 {
+                let full = std::mem::take(&mut chunk);
+                if send.blocking_send(Ok(Bytes::from(full))).is_err() {
+                    return; // the client went away
+                }
+            }
+        }
+        if !chunk.is_empty() {
+            let _ = send.blocking_send(Ok(Bytes::from(chunk)));
+        }
+    });
+    let stream = futures_util::stream::unfold(receive, |mut receive| async move {
+        receive.recv().await.map(|chunk| (chunk, receive))
+    });
+    Ok((
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(stream),
+    )
+        .into_response())
+}
