@@ -29,6 +29,8 @@ mod iddfs;
 mod pdb;
 #[cfg(feature = "cli")]
 mod queries;
+#[cfg(feature = "cli")]
+mod serve;
 mod solve;
 mod symmetry;
 mod table_format;

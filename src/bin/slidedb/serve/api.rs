@@ -28,7 +28,6 @@ use tokio::sync::Semaphore;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
-use super::CLIENT_TIMEOUT;
 use super::page;
 use crate::data::Data;
 use crate::layer::{Distance, parse_distance};
@@ -53,14 +52,17 @@ pub struct State {
     searches: Arc<Semaphore>,
     /// The time a search may take.
     budget: Duration,
+    /// The time a client may take to send a body.
+    client_timeout: Duration,
 }
 
 impl State {
-    pub fn new(data: Data, searches: usize, budget: Duration) -> State {
+    pub fn new(data: Data, searches: usize, budget: Duration, client_timeout: Duration) -> State {
         State {
             data,
             searches: Arc::new(Semaphore::new(searches)),
             budget,
+            client_timeout,
         }
     }
 }
@@ -115,6 +117,7 @@ fn solve_error(state: &State, e: SolveError) -> ApiError {
 }
 
 pub fn router(state: Arc<State>) -> Router {
+    let client_timeout = state.client_timeout;
     let api = Router::new()
         .route("/solve", get(solve_one).post(solve_many))
         .route("/probe", get(probe_one).post(probe_many))
@@ -132,7 +135,7 @@ pub fn router(state: Arc<State>) -> Router {
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page or API route".into()) })
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(RequestBodyTimeoutLayer::new(CLIENT_TIMEOUT))
+        .layer(RequestBodyTimeoutLayer::new(client_timeout))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,

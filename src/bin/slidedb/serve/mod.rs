@@ -41,10 +41,13 @@ pub struct ServeArgs {
     /// [default: one less than the cores, at least 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     search_threads: Option<u32>,
+    /// The time a client may take to send a request's headers, or its
+    /// body, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    client_timeout_ms: u64,
 }
 
-/// How long a client may take to send a request's headers, and its body.
-const CLIENT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long in-flight requests get to finish after a stop signal.
 const DRAIN: Duration = Duration::from_secs(30);
 
@@ -54,22 +57,24 @@ pub fn run(args: &ServeArgs) -> Result<u8> {
     let searches = args
         .search_threads
         .map_or((cores.saturating_sub(1)).max(1), |n| n as usize);
+    let client_timeout = Duration::from_millis(args.client_timeout_ms);
     let state = Arc::new(api::State::new(
         data,
         searches,
         Duration::from_millis(args.max_search_ms),
+        client_timeout,
     ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(searches + 4)
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(serve(args.listen, state))
+    runtime.block_on(serve(args.listen, state, client_timeout))
 }
 
 /// Accepts connections until SIGTERM or Ctrl-C, then lets the requests in
 /// flight finish (up to [`DRAIN`]).
-async fn serve(addr: SocketAddr, state: Arc<api::State>) -> Result<u8> {
+async fn serve(addr: SocketAddr, state: Arc<api::State>, client_timeout: Duration) -> Result<u8> {
     let listener = TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -94,7 +99,7 @@ async fn serve(addr: SocketAddr, state: Arc<api::State>) -> Result<u8> {
         let service = TowerToHyperService::new(app.clone());
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
-            .header_read_timeout(CLIENT_TIMEOUT)
+            .header_read_timeout(client_timeout)
             .serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {

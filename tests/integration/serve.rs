@@ -1,0 +1,1 @@
+//! `slidedb serve` through a real server on a loopback port.
