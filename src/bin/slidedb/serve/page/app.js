@@ -93,6 +93,11 @@ function render() {
       const m = outcome[i];
       if (m) {
         b.classList.add("movable", m.optimal ? "closer" : "farther");
+        const badge = document.createElement("span");
+        badge.className = "badge";
+        badge.setAttribute("aria-hidden", "true");
+        badge.textContent = m.optimal ? "−1" : "+1";
+        b.append(badge);
         label += m.optimal ? ", moving it brings the board one move closer" : ", moving it takes the board one move farther";
         b.addEventListener("click", () => play(m.move));
       } else {
@@ -214,6 +219,7 @@ function drawHistogram() {
   const svg = $("histogram");
   const layers = state.layers;
   svg.replaceChildren();
+  svg.style.display = layers ? "" : "none";
   if (!layers) {
     $("histogram-note").textContent = state.exact[state.size] === "patterns"
       ? "No full table for this size: distances come from IDA* over pattern databases."
