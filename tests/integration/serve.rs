@@ -1,1 +1,1146 @@
 //! `slidedb serve` through a real server on a loopback port.
+//!
+//! Each test starts its own server (`--listen 127.0.0.1:0`, a fresh data
+//! folder) and talks to it with the small HTTP/1.1 client below, over
+//! `std::net::TcpStream`: one request a connection (`Connection: close`),
+//! every read and write under a deadline so that nothing hangs. Answers
+//! are compared with the command line's `--json` lines for the same
+//! question.
+
+use crate::exe::{self, SLIDEDB};
+
+use serde_json::Value;
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The longest any one request of these tests may take.
+const REQUEST_DEADLINE: Duration = Duration::from_secs(30);
+/// The longest a server may take to say it listens.
+const START_DEADLINE: Duration = Duration::from_secs(30);
+
+/// Korf's goal (blank top left) and his first instance, 57 moves away:
+/// far too hard for IDA* with Manhattan distance within a second.
+const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+const KORF_1: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+const KORF_2: &str = "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6";
+const KORF_3: &str = "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15";
+
+/// The two 3x3 boards 31 moves from the usual goal.
+const ANTIPODES: [&str; 2] = ["6 4 7 8 5 0 3 2 1", "8 6 7 2 5 4 3 0 1"];
+
+// ---- The server ----
+
+/// A running `slidedb serve`, killed on drop if still running.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+    /// Everything it wrote on stderr so far.
+    log: Arc<Mutex<String>>,
+    data: tempfile::TempDir,
+    _cwd: tempfile::TempDir,
+}
+
+impl Server {
+    /// Starts `slidedb serve --listen 127.0.0.1:0 --data FRESH extra…` and
+    /// waits (up to [`START_DEADLINE`]) for its "serving on" line.
+    fn start(extra: &[&str]) -> Server {
+        let data = exe::tempdir();
+        let cwd = exe::tempdir();
+        let mut child = Command::new(SLIDEDB)
+            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+            .arg(data.path())
+            .args(extra)
+            .env("SLIDEDB_DATA", data.path())
+            .current_dir(cwd.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {SLIDEDB} serve: {e}"));
+        let deadline = Instant::now() + START_DEADLINE;
+        let stderr = child.stderr.take().expect("piped stderr");
+        let log = Arc::new(Mutex::new(String::new()));
+        let (ready, listening) = mpsc::channel::<String>();
+        let sink = log.clone();
+        // Reads stderr to its end (so that the pipe never fills), and
+        // passes on the "serving on" line.
+        thread::spawn(move || {
+            let mut ready = Some(ready);
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                sink.lock().unwrap().push_str(&format!("{line}\n"));
+                if line.contains("serving on http://")
+                    && let Some(ready) = ready.take()
+                {
+                    let _ = ready.send(line);
+                }
+            }
+        });
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        let line = match listening.recv_timeout(remaining) {
+            Ok(line) => line,
+            Err(e) => {
+                let _ = child.kill();
+                let status = child.wait();
+                // Let the reader catch the last lines.
+                thread::sleep(Duration::from_millis(100));
+                panic!(
+                    "slidedb serve {extra:?} never said it was serving ({e:?}; status {status:?}); stderr:\n{}",
+                    log.lock().unwrap()
+                );
+            }
+        };
+        let addr = line
+            .split("serving on http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server {
+            child,
+            addr,
+            log,
+            data,
+            _cwd: cwd,
+        }
+    }
+
+    fn data(&self) -> &Path {
+        self.data.path()
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    fn get(&self, target: &str) -> Response {
+        request(self.addr, "GET", target, &[], None, REQUEST_DEADLINE)
+    }
+
+    fn post(&self, target: &str, body: &[u8]) -> Response {
+        request(self.addr, "POST", target, &[], Some(body), REQUEST_DEADLINE)
+    }
+
+    /// Sends SIGTERM.
+    fn terminate(&self) {
+        let status = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -TERM failed: {status}");
+    }
+
+    /// Waits up to `limit` for the process to exit.
+    fn wait_exit(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            if Instant::now() >= deadline {
+                panic!(
+                    "the server did not exit within {limit:?}; stderr:\n{}",
+                    self.log()
+                );
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Stops the server with SIGTERM: it exits 0 within a few seconds,
+    /// having never panicked.
+    fn stop(mut self) {
+        self.terminate();
+        let status = self.wait_exit(Duration::from_secs(10));
+        thread::sleep(Duration::from_millis(50));
+        let log = self.log();
+        assert_eq!(status.code(), Some(0), "exit status; stderr:\n{log}");
+        assert!(!log.contains("panicked"), "the server panicked:\n{log}");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+// ---- A small HTTP/1.1 client ----
+
+#[derive(Debug)]
+struct Response {
+    status: u16,
+    /// Names in lower case.
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Response {
+    fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn text(&self) -> &str {
+        std::str::from_utf8(&self.body).expect("the body is UTF-8")
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {} {:?}", self.status, self.text()))
+    }
+
+    /// One JSON value a line.
+    fn ndjson(&self) -> Vec<Value> {
+        let text = self.text();
+        assert!(
+            text.is_empty() || text.ends_with('\n'),
+            "NDJSON ends with a newline: {text:?}"
+        );
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l:?}")))
+            .collect()
+    }
+
+    /// Asserts a JSON error with this status, and returns its message.
+    fn error(&self, status: u16) -> String {
+        assert_eq!(self.status, status, "status; body {:?}", self.text());
+        let kind = self.header("content-type").unwrap_or("");
+        assert!(
+            kind.starts_with("application/json"),
+            "an error is JSON, not {kind:?}: {:?}",
+            self.text()
+        );
+        let json = self.json();
+        let message = json["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error string in {json}"));
+        assert!(!message.is_empty());
+        message.to_string()
+    }
+}
+
+/// The value as a query string value: every byte but the unreserved ones
+/// percent-encoded (a space as %20).
+fn encode(value: &str) -> String {
+    let mut out = String::new();
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `path?name=value&…`, the values encoded.
+fn url(path: &str, query: &[(&str, &str)]) -> String {
+    let pairs: Vec<String> = query
+        .iter()
+        .map(|(n, v)| format!("{n}={}", encode(v)))
+        .collect();
+    if pairs.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", pairs.join("&"))
+    }
+}
+
+/// Reads from `stream` until it ends, fails, or `deadline` passes (then
+/// `timed_out`): the bytes and the error that stopped it, if any.
+fn read_until_closed(
+    stream: &mut TcpStream,
+    deadline: Instant,
+) -> (Vec<u8>, Option<std::io::Error>, bool) {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return (got, None, true);
+        }
+        stream
+            .set_read_timeout(Some(remaining))
+            .expect("set a read timeout");
+        match stream.read(&mut buf) {
+            Ok(0) => return (got, None, false),
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                return (got, None, true);
+            }
+            Err(e) => return (got, Some(e), false),
+        }
+    }
+}
+
+/// Sends one request (`Connection: close`) and reads the whole answer
+/// within `limit`. The body is written from another thread while the
+/// answer is read, so that an early answer (413) is seen.
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+    limit: Duration,
+) -> Response {
+    let deadline = Instant::now() + limit;
+    let mut stream = TcpStream::connect_timeout(&addr, limit)
+        .unwrap_or_else(|e| panic!("cannot connect to {addr}: {e}"));
+    let mut head = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if let Some(body) = body {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body.unwrap_or_default());
+    let mut writing = stream.try_clone().expect("clone the stream");
+    writing
+        .set_write_timeout(Some(limit))
+        .expect("set a write timeout");
+    // The server may answer (and close) before it has read everything.
+    let writer = thread::spawn(move || writing.write_all(&bytes));
+    let (got, error, timed_out) = read_until_closed(&mut stream, deadline);
+    let _ = stream.shutdown(Shutdown::Both);
+    let _ = writer.join().expect("the writer thread");
+    match parse_response(&got) {
+        Ok(response) => response,
+        Err(why) => panic!(
+            "{method} {target}: no complete answer ({why}; timed out: {timed_out}, error: {error:?}) within {limit:?}; got {:?}",
+            String::from_utf8_lossy(&got[..got.len().min(2000)])
+        ),
+    }
+}
+
+/// Parses a whole HTTP/1.1 answer: status line, headers, and a body by
+/// `Transfer-Encoding: chunked`, `Content-Length`, or to the end.
+fn parse_response(raw: &[u8]) -> Result<Response, String> {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or("no end of headers")?;
+    let head = std::str::from_utf8(&raw[..end]).map_err(|_| "headers are not UTF-8")?;
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().ok_or("no status line")?;
+    let mut parts = status_line.splitn(3, ' ');
+    let version = parts.next().unwrap_or("");
+    if !version.starts_with("HTTP/1.") {
+        return Err(format!("bad status line {status_line:?}"));
+    }
+    let status: u16 = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("bad status line {status_line:?}"))?;
+    let mut headers = Vec::new();
+    for line in lines {
+        let (name, value) = line
+            .split_once(':')
+            .ok_or_else(|| format!("bad header {line:?}"))?;
+        headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+    }
+    let rest = &raw[end + 4..];
+    let find = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    let body =
+        if find("transfer-encoding").is_some_and(|v| v.to_ascii_lowercase().contains("chunked")) {
+            dechunk(rest)?
+        } else if let Some(length) = find("content-length") {
+            let length: usize = length.parse().map_err(|_| "bad content-length")?;
+            if rest.len() < length {
+                return Err(format!("{} of {length} body bytes", rest.len()));
+            }
+            rest[..length].to_vec()
+        } else {
+            rest.to_vec()
+        };
+    Ok(Response {
+        status,
+        headers,
+        body,
+    })
+}
+
+/// The body of a chunked answer, which must be complete (the last chunk
+/// of size 0 included).
+fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>, String> {
+    let mut body = Vec::new();
+    loop {
+        let eol = rest
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .ok_or("a chunk size line is cut")?;
+        let line = std::str::from_utf8(&rest[..eol]).map_err(|_| "bad chunk size")?;
+        let size = line.split(';').next().unwrap_or("").trim();
+        let size =
+            usize::from_str_radix(size, 16).map_err(|_| format!("bad chunk size {line:?}"))?;
+        rest = &rest[eol + 2..];
+        if size == 0 {
+            return Ok(body); // trailers, if any, are ignored
+        }
+        if rest.len() < size + 2 {
+            return Err("a chunk is cut".into());
+        }
+        body.extend_from_slice(&rest[..size]);
+        if &rest[size..size + 2] != b"\r\n" {
+            return Err("a chunk does not end with CRLF".into());
+        }
+        rest = &rest[size + 2..];
+    }
+}
+
+// ---- The command line, for reference ----
+
+/// `slidedb ARGS` on `data`: its stdout as JSON lines. Fails unless it
+/// exits with one of `codes`.
+fn cli_json(data: &Path, args: &[&str], stdin: Option<&[u8]>, codes: &[i32]) -> Vec<Value> {
+    let (code, out, err) = exe::run(args, stdin, data);
+    assert!(
+        codes.contains(&code),
+        "slidedb {args:?} exited {code}: {err}"
+    );
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l:?}")))
+        .collect()
+}
+
+/// The one JSON line of `slidedb ARGS`.
+fn cli_one(data: &Path, args: &[&str]) -> Value {
+    let mut lines = cli_json(data, args, None, &[0]);
+    assert_eq!(lines.len(), 1, "slidedb {args:?}: {lines:?}");
+    lines.remove(0)
+}
+
+/// Asserts a successful JSON answer and returns it.
+fn ok_json(response: &Response) -> Value {
+    assert_eq!(response.status, 200, "body {:?}", response.text());
+    let kind = response.header("content-type").unwrap_or("");
+    assert!(
+        kind.starts_with("application/json"),
+        "content type {kind:?}"
+    );
+    response.json()
+}
+
+/// Asserts a successful NDJSON answer and returns its lines.
+fn ok_ndjson(response: &Response) -> Vec<Value> {
+    assert_eq!(response.status, 200, "body {:?}", response.text());
+    let kind = response.header("content-type").unwrap_or("");
+    assert!(
+        kind.starts_with("application/x-ndjson"),
+        "content type {kind:?}"
+    );
+    response.ndjson()
+}
+
+// ---- 1. Every GET endpoint, against the command line ----
+
+#[test]
+fn get_answers_equal_the_command_lines_json() {
+    let server = Server::start(&[]);
+    let data = server.data().to_path_buf();
+
+    // solve, probe, count of the README's board.
+    let seed = "2 3 4 1 5 x 7 6 8";
+    let solved = ok_json(&server.get(&url("/api/v1/solve", &[("board", seed)])));
+    assert_eq!(solved, cli_one(&data, &["solve", "--json", seed]));
+    assert_eq!(solved["distance"], 19);
+    assert_eq!(solved["moves"], "ullddrurdllurdruldr");
+    assert_eq!(solved["goal"], "1 2 3 4 5 6 7 8 0");
+    let probed = ok_json(&server.get(&url("/api/v1/probe", &[("board", seed)])));
+    assert_eq!(probed, cli_one(&data, &["probe", "--json", seed]));
+    assert_eq!(probed["distance"], 19);
+    let counted = ok_json(&server.get(&url("/api/v1/count", &[("board", seed)])));
+    assert_eq!(counted, cli_one(&data, &["count", "--json", seed]));
+
+    // Toward another goal (another table's class), compact board syntax.
+    let (board, goal) = ("724506831", "012345678");
+    let solved = ok_json(&server.get(&url("/api/v1/solve", &[("board", board), ("goal", goal)])));
+    assert_eq!(
+        solved,
+        cli_one(&data, &["solve", "--json", "--goal", goal, board])
+    );
+    assert_eq!(solved["distance"], 26);
+    let moves = solved["moves"].as_str().expect("moves");
+    assert_eq!(moves.len(), 26);
+    assert_eq!(exe::apply(&exe::cells(board), 3, moves), exe::cells(goal));
+    let probed = ok_json(&server.get(&url(
+        "/api/v1/probe",
+        &[("board", board), ("goal", goal), ("size", "3x3")],
+    )));
+    assert_eq!(
+        probed,
+        cli_one(&data, &["probe", "--json", "--goal", goal, board])
+    );
+
+    // count: the 40 optimal solutions of an antipode.
+    let antipode = "8 6 7 2 5 4 3 0 1";
+    let counted = ok_json(&server.get(&url("/api/v1/count", &[("board", antipode)])));
+    assert_eq!(counted, cli_one(&data, &["count", "--json", antipode]));
+    assert_eq!(
+        (counted["distance"].clone(), counted["count"].clone()),
+        (31.into(), 40.into())
+    );
+
+    // stats: the 3x3 layers.
+    let stats = ok_json(&server.get("/api/v1/stats?size=3x3"));
+    assert_eq!(stats, cli_one(&data, &["stats", "--json", "--size", "3x3"]));
+    let layers: Vec<u64> = stats["layers"]
+        .as_array()
+        .expect("layers")
+        .iter()
+        .map(|v| v.as_u64().expect("a count"))
+        .collect();
+    assert_eq!(layers.len(), 32);
+    assert_eq!(layers[..4], [1, 2, 4, 8]);
+    assert_eq!(layers.iter().sum::<u64>(), 181_440);
+    let hardest: HashSet<&str> = stats["hardest"]
+        .as_array()
+        .expect("hardest")
+        .iter()
+        .map(|v| v.as_str().expect("a board"))
+        .collect();
+    assert_eq!(hardest, HashSet::from(ANTIPODES));
+
+    // random: deterministic by seed, the command line's draw.
+    let target = url(
+        "/api/v1/random",
+        &[
+            ("size", "3x3"),
+            ("distance", "20"),
+            ("seed", "7"),
+            ("count", "5"),
+        ],
+    );
+    let drawn = ok_ndjson(&server.get(&target));
+    assert_eq!(drawn.len(), 5);
+    assert_eq!(
+        drawn,
+        ok_ndjson(&server.get(&target)),
+        "same seed, same boards"
+    );
+    let cli = cli_json(
+        &data,
+        &[
+            "random",
+            "--json",
+            "--size",
+            "3x3",
+            "--distance",
+            "20",
+            "--seed",
+            "7",
+            "--count",
+            "5",
+        ],
+        None,
+        &[0],
+    );
+    assert_eq!(drawn, cli);
+    assert!(drawn.iter().all(|d| d["distance"] == 20), "{drawn:?}");
+    let other = ok_ndjson(&server.get(&url(
+        "/api/v1/random",
+        &[
+            ("size", "3x3"),
+            ("distance", "20"),
+            ("seed", "8"),
+            ("count", "5"),
+        ],
+    )));
+    assert_ne!(drawn, other, "another seed, other boards");
+    // A range, and among all boards.
+    let ranged = ok_ndjson(&server.get("/api/v1/random?min=5&max=7&seed=3&count=4"));
+    assert_eq!(
+        ranged,
+        cli_json(
+            &data,
+            &[
+                "random", "--json", "--min", "5", "--max", "7", "--seed", "3", "--count", "4"
+            ],
+            None,
+            &[0]
+        )
+    );
+    let any = ok_ndjson(&server.get("/api/v1/random?seed=11&count=3"));
+    assert_eq!(
+        any,
+        cli_json(
+            &data,
+            &["random", "--json", "--seed", "11", "--count", "3"],
+            None,
+            &[0]
+        )
+    );
+    // The farthest distance holds only the two antipodes.
+    let far = ok_ndjson(&server.get("/api/v1/random?distance=31&count=20&seed=5"));
+    assert_eq!(far.len(), 20);
+    for line in &far {
+        assert_eq!(line["distance"], 31, "{line}");
+        let board = line["board"].as_str().expect("a board");
+        assert!(ANTIPODES.contains(&board), "{board} is not 31 moves away");
+    }
+
+    // sizes, openapi.json, healthz.
+    let sizes = ok_json(&server.get("/api/v1/sizes"));
+    let sizes = sizes.as_array().expect("a list of sizes");
+    assert!(
+        sizes.contains(&serde_json::json!({"size": "3x3", "exact": "table"})),
+        "{sizes:?}"
+    );
+    let openapi = ok_json(&server.get("/api/v1/openapi.json"));
+    assert!(openapi.get("openapi").is_some(), "{openapi}");
+    assert!(openapi["paths"].get("/api/v1/solve").is_some());
+    let health = server.get("/healthz");
+    assert_eq!(health.status, 200);
+    assert_eq!(health.text().trim(), "ok");
+
+    // The page and its assets.
+    let page = server.get("/");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.header("content-type")
+            .unwrap_or("")
+            .starts_with("text/html"),
+        "{:?}",
+        page.headers
+    );
+    assert!(page.text().contains("<title>"));
+    let policy = page
+        .header("content-security-policy")
+        .unwrap_or_else(|| panic!("no Content-Security-Policy: {:?}", page.headers));
+    assert!(policy.contains("default-src"), "{policy}");
+    for (path, kind) in [("/app.js", "javascript"), ("/style.css", "text/css")] {
+        let asset = server.get(path);
+        assert_eq!(asset.status, 200, "{path}");
+        let got = asset.header("content-type").unwrap_or("");
+        assert!(got.contains(kind), "{path}: content type {got:?}");
+        assert!(!asset.body.is_empty(), "{path} is empty");
+    }
+    server.stop();
+}
+
+// ---- 2. POST batches ----
+
+#[test]
+fn post_batches_answer_each_line_in_order_like_the_command_line() {
+    let server = Server::start(&[]);
+    let data = server.data().to_path_buf();
+    // Valid, not a board, blank, unsolvable, compact rows, another size,
+    // too few cells, a CRLF line end.
+    let body = "2 3 4 1 5 x 7 6 8\nnot a board\n\n1 2 3 4 5 6 8 7 0\n123/456/78x\n1 2 3 0\n1 2 3\n7 2 4 5 0 6 8 3 1\r\n";
+    let inputs = body.lines().count();
+    for command in ["solve", "probe"] {
+        let answer = ok_ndjson(&server.post(&format!("/api/v1/{command}"), body.as_bytes()));
+        let cli = cli_json(&data, &[command, "--json"], Some(body.as_bytes()), &[0, 2]);
+        assert_eq!(answer.len(), inputs, "{command}: one line out per line in");
+        assert_eq!(answer, cli, "{command}");
+        assert_eq!(answer[0]["distance"], 19);
+        assert_eq!(answer[1]["line"], 2);
+        assert_eq!(answer[1]["input"], "not a board");
+        assert!(answer[1]["error"].is_string());
+        assert_eq!(answer[2]["line"], 3);
+        assert_eq!(answer[3]["solvable"], false);
+        assert_eq!(answer[5]["goal"], "1 2 3 0");
+        assert_eq!(answer[6]["line"], 7);
+    }
+    // ?goal= applies to every line.
+    let goal = "012345678";
+    let body = "724506831\n2 3 4 1 5 x 7 6 8\n1 2 3 0\n";
+    let answer = ok_ndjson(&server.post(&url("/api/v1/solve", &[("goal", goal)]), body.as_bytes()));
+    let cli = cli_json(
+        &data,
+        &["solve", "--json", "--goal", goal],
+        Some(body.as_bytes()),
+        &[0, 2],
+    );
+    assert_eq!(answer, cli);
+    assert_eq!(answer[0]["distance"], 26);
+    assert!(
+        answer[2]["error"].is_string(),
+        "a 2x2 board toward a 3x3 goal"
+    );
+    server.stop();
+}
+
+#[test]
+fn post_batch_of_ten_thousand_boards_is_answered_in_full() {
+    let server = Server::start(&[]);
+    let data = server.data().to_path_buf();
+    let (code, boards, err) = exe::run(&["random", "--count", "10000", "--seed", "1"], None, &data);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(boards.lines().count(), 10_000);
+    let started = Instant::now();
+    let response = server.post("/api/v1/solve", boards.as_bytes());
+    let answer = ok_ndjson(&response);
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(answer.len(), 10_000);
+    let cli = cli_json(&data, &["solve", "--json"], Some(boards.as_bytes()), &[0]);
+    for (i, (got, want)) in answer.iter().zip(&cli).enumerate() {
+        assert_eq!(got, want, "line {}", i + 1);
+    }
+    for (line, record) in boards.lines().zip(&answer) {
+        assert_eq!(record["board"], line, "in order");
+    }
+    // The same batch probed: every line in order too.
+    let probed = ok_ndjson(&server.post("/api/v1/probe", boards.as_bytes()));
+    assert_eq!(probed.len(), 10_000);
+    for (p, s) in probed.iter().zip(&answer) {
+        assert_eq!((&p["board"], &p["distance"]), (&s["board"], &s["distance"]));
+    }
+
+    // One line more is refused whole.
+    let over = format!("{boards}1 2 3 4 5 6 7 8 0\n");
+    assert_eq!(over.lines().count(), 10_001);
+    let message = server.post("/api/v1/solve", over.as_bytes()).error(413);
+    assert!(
+        message.contains("10001") && message.contains("10000"),
+        "{message}"
+    );
+    assert_eq!(server.get("/healthz").status, 200);
+    server.stop();
+}
+
+#[test]
+fn post_body_over_a_mebibyte_is_413_json() {
+    let server = Server::start(&[]);
+    // 9,000 lines (under the line limit) of 120 bytes: 1.08 MB.
+    let line = format!("{:<119}\n", "1 2 3 4 5 6 7 8 0");
+    let body = line.repeat(9000);
+    assert!(body.len() > 1 << 20 && body.lines().count() < 10_000);
+    let response = server.post("/api/v1/solve", body.as_bytes());
+    let message = response.error(413);
+    assert!(!message.is_empty());
+    assert_eq!(server.get("/healthz").status, 200);
+    server.stop();
+}
+
+// ---- 3. Bad input ----
+
+#[test]
+fn bad_input_is_a_json_4xx_naming_the_problem() {
+    let server = Server::start(&[]);
+    let nine = "1 2 3 4 5 6 7 8 0";
+    let long = "1 ".repeat(600);
+    // (target, status, words the error must hold)
+    let cases: Vec<(String, u16, Vec<&str>)> = vec![
+        (
+            url("/api/v1/solve", &[("board", "1 2 3")]),
+            400,
+            vec!["3 cells"],
+        ),
+        (
+            url("/api/v1/probe", &[("board", "1 2 3")]),
+            400,
+            vec!["3 cells"],
+        ),
+        (
+            url("/api/v1/count", &[("board", "1 2 3")]),
+            400,
+            vec!["3 cells"],
+        ),
+        (
+            url("/api/v1/solve", &[("board", "1 2 3 4 5 6 7 8 8")]),
+            400,
+            vec!["no blank"],
+        ),
+        (
+            url("/api/v1/solve", &[("board", &long)]),
+            400,
+            vec!["longer than"],
+        ),
+        (
+            url("/api/v1/solve", &[("board", nine), ("size", "9x9")]),
+            400,
+            vec!["size", "9x9"],
+        ),
+        (
+            url("/api/v1/solve", &[("board", nine), ("size", "abc")]),
+            400,
+            vec!["size", "abc"],
+        ),
+        (
+            url("/api/v1/stats", &[("size", "abc")]),
+            400,
+            vec!["size", "abc"],
+        ),
+        // A 2x2 goal for a 3x3 board.
+        (
+            url("/api/v1/solve", &[("board", nine), ("goal", "1 2 3 0")]),
+            400,
+            vec!["9 cells", "2x2"],
+        ),
+        (
+            url("/api/v1/probe", &[("board", nine), ("goal", "1 2 3 0")]),
+            400,
+            vec!["9 cells", "2x2"],
+        ),
+        (
+            url(
+                "/api/v1/solve",
+                &[("board", nine), ("size", "3x3"), ("goal", "1 2 3 0")],
+            ),
+            400,
+            vec!["goal"],
+        ),
+        (
+            url("/api/v1/solve", &[("board", nine), ("foo", "1")]),
+            400,
+            vec!["unknown field", "foo"],
+        ),
+        (
+            url("/api/v1/random", &[("bar", "1")]),
+            400,
+            vec!["unknown field", "bar"],
+        ),
+        ("/api/v1/solve".into(), 400, vec!["missing", "board"]),
+        (
+            url("/api/v1/count", &[("size", "3x3")]),
+            400,
+            vec!["missing", "board"],
+        ),
+        (
+            "/api/v1/random?count=1001".into(),
+            400,
+            vec!["count", "1000"],
+        ),
+        ("/api/v1/random?count=0".into(), 400, vec!["count", "1000"]),
+        ("/api/v1/random?count=ten".into(), 400, vec!["count"]),
+        ("/api/v1/random?distance=40".into(), 400, vec!["40", "31"]),
+        (
+            "/api/v1/random?distance=5&min=3".into(),
+            400,
+            vec!["not both"],
+        ),
+        (
+            url(
+                "/api/v1/count",
+                &[("board", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")],
+            ),
+            404,
+            vec!["count needs a full table", "4x4"],
+        ),
+        (
+            "/api/v1/stats?size=4x4".into(),
+            404,
+            vec!["needs a full table", "4x4"],
+        ),
+        ("/api/v1/nope".into(), 404, vec!["no such"]),
+        ("/nope".into(), 404, vec!["no such"]),
+    ];
+    for (target, status, words) in &cases {
+        let message = server.get(target).error(*status);
+        for word in words {
+            assert!(
+                message.contains(word),
+                "GET {target}: {word:?} not in {message:?}"
+            );
+        }
+    }
+    // A batch that is not text, and one with a bad goal.
+    let message = server.post("/api/v1/solve", b"1 2 3 \xff\xfe\n").error(400);
+    assert!(message.contains("UTF-8"), "{message}");
+    let message = server
+        .post(&url("/api/v1/probe", &[("goal", "1 1 1")]), nine.as_bytes())
+        .error(400);
+    assert!(message.contains("goal"), "{message}");
+    // The server goes on serving.
+    let health = server.get("/healthz");
+    assert_eq!((health.status, health.text().trim()), (200, "ok"));
+    let solved = ok_json(&server.get(&url("/api/v1/solve", &[("board", "1 2 3 4 5 6 7 0 8")])));
+    assert_eq!(solved["moves"], "r");
+    server.stop();
+}
+
+// ---- 4. The time budget ----
+
+#[test]
+fn searches_past_the_budget_are_503_while_lookups_stay_fast() {
+    let server = Server::start(&["--max-search-ms", "100", "--search-threads", "1"]);
+    let addr = server.addr;
+    // A 4x4 board one move away is still answered (IDA* with Manhattan).
+    let easy = ok_json(&server.get(&url(
+        "/api/v1/solve",
+        &[
+            ("size", "4x4"),
+            ("board", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"),
+        ],
+    )));
+    assert_eq!(easy["moves"], "r");
+    // Three hard searches at once, on one search thread.
+    let searches: Vec<_> = [KORF_1, KORF_2, KORF_3]
+        .into_iter()
+        .map(|board| {
+            let target = url(
+                "/api/v1/solve",
+                &[("size", "4x4"), ("goal", KORF_GOAL), ("board", board)],
+            );
+            thread::spawn(move || {
+                let started = Instant::now();
+                let response = request(addr, "GET", &target, &[], None, REQUEST_DEADLINE);
+                (response, started.elapsed())
+            })
+        })
+        .collect();
+    // Meanwhile, table lookups answer at once.
+    let mut lookups = 0;
+    while lookups < 10 || searches.iter().any(|s| !s.is_finished()) {
+        let started = Instant::now();
+        let probed = ok_json(&server.get(&url("/api/v1/probe", &[("board", "2 3 4 1 5 x 7 6 8")])));
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(1), "a 3x3 probe took {took:?}");
+        assert_eq!(probed["distance"], 19);
+        lookups += 1;
+        assert!(lookups < 10_000, "the searches never ended");
+    }
+    for search in searches {
+        let (response, took) = search.join().expect("a search thread");
+        let message = response.error(503);
+        assert!(message.contains("--max-search-ms"), "{message}");
+        assert!(took < Duration::from_secs(5), "the 503 took {took:?}");
+    }
+    // In a batch, a search past the budget is that line's error.
+    let body = format!("{KORF_1}\n{KORF_2}\n");
+    let started = Instant::now();
+    let answer = ok_ndjson(&server.post(
+        &url("/api/v1/solve", &[("goal", KORF_GOAL)]),
+        body.as_bytes(),
+    ));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(answer.len(), 2);
+    for (i, line) in answer.iter().enumerate() {
+        assert_eq!(line["line"], i + 1);
+        let error = line["error"].as_str().unwrap_or_else(|| panic!("{line}"));
+        assert!(error.contains("--max-search-ms"), "{error}");
+    }
+    server.stop();
+}
+
+// ---- 5. Slow clients ----
+
+/// Waits until the server closes `stream` (a read gives 0 or fails):
+/// the time it took, and what it sent before.
+fn wait_closed(stream: &mut TcpStream, limit: Duration) -> (Duration, Vec<u8>) {
+    let started = Instant::now();
+    let (got, _error, timed_out) = read_until_closed(stream, started + limit);
+    assert!(
+        !timed_out,
+        "the server kept a slow connection open for over {limit:?}; it sent {:?}",
+        String::from_utf8_lossy(&got)
+    );
+    (started.elapsed(), got)
+}
+
+#[test]
+fn slow_clients_are_cut_off_and_others_still_served() {
+    let server = Server::start(&["--client-timeout-ms", "500"]);
+    let partials: [&[u8]; 3] = [
+        b"",
+        b"GET /hea",
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ",
+    ];
+    let opened = Instant::now();
+    let mut streams: Vec<TcpStream> = partials
+        .iter()
+        .map(|partial| {
+            let mut stream = TcpStream::connect(server.addr).expect("connect");
+            stream.write_all(partial).expect("send a part");
+            stream
+        })
+        .collect();
+    // Others are served meanwhile.
+    for _ in 0..5 {
+        let started = Instant::now();
+        let health = server.get("/healthz");
+        assert_eq!((health.status, health.text().trim()), (200, "ok"));
+        assert!(started.elapsed() < Duration::from_secs(1));
+    }
+    for (stream, partial) in streams.iter_mut().zip(partials) {
+        let (_, got) = wait_closed(stream, Duration::from_secs(5));
+        let took = opened.elapsed();
+        assert!(
+            took >= Duration::from_millis(400),
+            "{:?} closed after {took:?}, before the client timeout",
+            String::from_utf8_lossy(partial)
+        );
+        assert!(
+            got.is_empty() || parse_response(&got).is_ok_and(|r| r.status == 408),
+            "sent {:?}, got {:?}",
+            String::from_utf8_lossy(partial),
+            String::from_utf8_lossy(&got)
+        );
+    }
+    assert_eq!(server.get("/healthz").status, 200);
+    server.stop();
+}
+
+#[test]
+fn slow_request_body_is_408_or_closed() {
+    let server = Server::start(&["--client-timeout-ms", "500"]);
+    let mut stream = TcpStream::connect(server.addr).expect("connect");
+    stream
+        .write_all(
+            b"POST /api/v1/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n1 2 3 4 5 6 7 8 0\n",
+        )
+        .expect("send a part");
+    // Served meanwhile.
+    let started = Instant::now();
+    assert_eq!(server.get("/healthz").status, 200);
+    assert!(started.elapsed() < Duration::from_secs(1));
+    let (took, got) = wait_closed(&mut stream, Duration::from_secs(5));
+    assert!(took < Duration::from_secs(5));
+    if !got.is_empty() {
+        let response = parse_response(&got)
+            .unwrap_or_else(|e| panic!("{e}: {:?}", String::from_utf8_lossy(&got)));
+        let message = response.error(408);
+        assert!(!message.is_empty());
+    }
+    assert_eq!(server.get("/healthz").status, 200);
+    server.stop();
+}
+
+// ---- 6. Concurrency ----
+
+#[test]
+fn concurrent_requests_get_their_own_answers() {
+    const THREADS: usize = 8;
+    const EACH: usize = 50;
+    let server = Server::start(&[]);
+    let data = server.data().to_path_buf();
+    let count = (THREADS * EACH).to_string();
+    let (code, boards, err) = exe::run(&["random", "--count", &count, "--seed", "42"], None, &data);
+    assert_eq!(code, 0, "{err}");
+    let boards: Vec<String> = boards.lines().map(str::to_string).collect();
+    assert_eq!(boards.len(), THREADS * EACH);
+    let input = format!("{}\n", boards.join("\n"));
+    let solves = cli_json(&data, &["solve", "--json"], Some(input.as_bytes()), &[0]);
+    let probes = cli_json(&data, &["probe", "--json"], Some(input.as_bytes()), &[0]);
+    assert_eq!((solves.len(), probes.len()), (boards.len(), boards.len()));
+    let reference = Arc::new((boards, solves, probes));
+    let addr = server.addr;
+    let workers: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let reference = reference.clone();
+            thread::spawn(move || {
+                let (boards, solves, probes) = &*reference;
+                for k in 0..EACH {
+                    let i = t * EACH + k;
+                    let probe = i % 2 == 0;
+                    let path = if probe {
+                        "/api/v1/probe"
+                    } else {
+                        "/api/v1/solve"
+                    };
+                    let target = url(path, &[("board", &boards[i])]);
+                    let response = request(addr, "GET", &target, &[], None, REQUEST_DEADLINE);
+                    let got = ok_json(&response);
+                    let want = if probe { &probes[i] } else { &solves[i] };
+                    assert_eq!(&got, want, "thread {t}, request {k}: {target}");
+                    if !probe {
+                        let moves = got["moves"].as_str().expect("moves");
+                        assert_eq!(
+                            exe::apply(&exe::cells(&boards[i]), 3, moves),
+                            exe::cells("1 2 3 4 5 6 7 8 0")
+                        );
+                        assert_eq!(got["distance"], probes[i]["distance"]);
+                    }
+                }
+            })
+        })
+        .collect();
+    for worker in workers {
+        worker.join().expect("a client thread failed");
+    }
+    server.stop();
+}
+
+// ---- 7. Graceful shutdown ----
+
+#[test]
+fn sigterm_lets_the_request_in_flight_finish_then_exits_0() {
+    let mut server = Server::start(&["--max-search-ms", "2000", "--search-threads", "1"]);
+    let addr = server.addr;
+    // An idle keep-alive connection must not hold the server up.
+    let mut idle = TcpStream::connect(addr).expect("connect");
+    let target = url(
+        "/api/v1/solve",
+        &[("size", "4x4"), ("goal", KORF_GOAL), ("board", KORF_1)],
+    );
+    let started = Instant::now();
+    let slow = thread::spawn(move || request(addr, "GET", &target, &[], None, REQUEST_DEADLINE));
+    thread::sleep(Duration::from_millis(500));
+    assert!(!slow.is_finished(), "the search ended before the signal");
+    server.terminate();
+    let signalled = Instant::now();
+    // New connections are refused soon, while the search still runs.
+    loop {
+        match TcpStream::connect_timeout(&addr, Duration::from_millis(500)) {
+            Err(_) => break,
+            Ok(_) => {
+                assert!(
+                    signalled.elapsed() < Duration::from_secs(1),
+                    "still accepting connections {:?} after SIGTERM",
+                    signalled.elapsed()
+                );
+                thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+    assert!(
+        !slow.is_finished(),
+        "the request in flight ended before the listener closed"
+    );
+    let response = slow.join().expect("the request in flight");
+    let message = response.error(503);
+    assert!(
+        message.contains("2000 ms") && message.contains("--max-search-ms"),
+        "{message}"
+    );
+    assert!(
+        started.elapsed() >= Duration::from_millis(1900),
+        "the search was cut short by the signal: {:?}",
+        started.elapsed()
+    );
+    let status = server.wait_exit(Duration::from_secs(5));
+    assert_eq!(status.code(), Some(0), "stderr:\n{}", server.log());
+    assert!(
+        signalled.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        signalled.elapsed()
+    );
+    let (_, got) = wait_closed(&mut idle, Duration::from_secs(1));
+    assert!(got.is_empty(), "{:?}", String::from_utf8_lossy(&got));
+    assert!(TcpStream::connect(addr).is_err(), "connected after exit");
+    thread::sleep(Duration::from_millis(50));
+    let log = server.log();
+    assert!(log.contains("stopping"), "{log}");
+    assert!(!log.contains("panicked"), "{log}");
+}

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Query, State as Shared};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -81,6 +81,27 @@ fn bad(message: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, message.into())
 }
 
+impl From<BytesRejection> for ApiError {
+    fn from(e: BytesRejection) -> ApiError {
+        let text = e.body_text();
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the body is larger than {MAX_BODY} bytes: send at most {MAX_BATCH} boards a request"
+                ),
+            )
+        } else if text.contains("timeout") {
+            ApiError(
+                StatusCode::REQUEST_TIMEOUT,
+                "the body did not arrive in time (--client-timeout-ms)".into(),
+            )
+        } else {
+            bad(format!("cannot read the body: {text}"))
+        }
+    }
+}
+
 impl From<QueryRejection> for ApiError {
     fn from(e: QueryRejection) -> ApiError {
         bad(format!("bad query: {}", e.body_text()))
@@ -133,6 +154,13 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/app.js", get(page::script))
         .route("/style.css", get(page::style))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page or API route".into()) })
+        .method_not_allowed_fallback(|| async {
+            ApiError(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "this route takes another method: GET (and POST for batches of solve and probe)"
+                    .into(),
+            )
+        })
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(RequestBodyTimeoutLayer::new(client_timeout))
@@ -529,16 +557,18 @@ enum Batch {
 async fn solve_many(
     shared: Shared<Arc<State>>,
     query: Result<Query<GoalQuery>, QueryRejection>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    let body = body?;
     batch(shared, query, body, Batch::Solve).await
 }
 
 async fn probe_many(
     shared: Shared<Arc<State>>,
     query: Result<Query<GoalQuery>, QueryRejection>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    let body = body?;
     batch(shared, query, body, Batch::Probe).await
 }
 
