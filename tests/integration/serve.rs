@@ -1053,7 +1053,7 @@ fn concurrent_requests_get_their_own_answers() {
                 let (boards, solves, probes) = &*reference;
                 for k in 0..EACH {
                     let i = t * EACH + k;
-                    let probe = i % 2 == 0;
+                    let probe = i.is_multiple_of(2);
                     let path = if probe {
                         "/api/v1/probe"
                     } else {
