@@ -147,7 +147,7 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/stats", get(stats))
         .route("/sizes", get(sizes))
         .route("/openapi.json", get(page::openapi));
-    Router::new()
+    let routes = Router::new()
         .nest("/api/v1", api)
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/", get(page::index))
@@ -161,7 +161,14 @@ pub fn router(state: Arc<State>) -> Router {
                     .into(),
             )
         })
-        .with_state(state)
+        .with_state(state);
+    guarded(routes, client_timeout)
+}
+
+/// The limits every route runs under: body size and time, request time,
+/// and a panic turned into a 500.
+fn guarded(routes: Router, client_timeout: Duration) -> Router {
+    routes
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(RequestBodyTimeoutLayer::new(client_timeout))
         .layer(TimeoutLayer::with_status_code(
@@ -705,4 +712,37 @@ async fn batch(
         Body::from_stream(stream),
     )
         .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt;
+
+    /// A handler that panics answers 500 with a JSON error, and the same
+    /// service goes on answering.
+    #[test]
+    fn a_panic_in_a_handler_is_a_500_and_the_server_goes_on() {
+        async fn boom() -> &'static str {
+            panic!("a bug")
+        }
+        let routes = Router::new()
+            .route("/boom", get(boom))
+            .route("/fine", get(|| async { "fine" }));
+        let service = guarded(routes, Duration::from_secs(1));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let ask = |path: &str| axum::http::Request::get(path).body(Body::empty()).unwrap();
+            let boom = service.clone().oneshot(ask("/boom")).await.unwrap();
+            assert_eq!(boom.status(), StatusCode::INTERNAL_SERVER_ERROR);
+            let body = axum::body::to_bytes(boom.into_body(), 4096).await.unwrap();
+            let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert!(json["error"].as_str().unwrap().contains("goes on serving"));
+            let fine = service.oneshot(ask("/fine")).await.unwrap();
+            assert_eq!(fine.status(), StatusCode::OK);
+        });
+    }
 }
