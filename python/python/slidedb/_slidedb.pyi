@@ -1,6 +1,7 @@
 """Type stubs of slidedb._slidedb, the Rust extension (re-exported by slidedb)."""
 
 import os
+import pathlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Literal, Optional, Union
 
@@ -127,7 +128,8 @@ class Database:
     def in_memory() -> Database:
         """A database with no data folder: small tables are built in memory."""
     @property
-    def data_dir(self) -> Optional[str]: ...
+    def data_dir(self) -> Optional[pathlib.Path]:
+        """The data folder, or None for a database in memory."""
     def solve(
         self, board: BoardLike, goal: Optional[BoardLike] = None, size: Optional[SizeLike] = None
     ) -> Solution:
