@@ -581,7 +581,8 @@ async fn probe_many(
 
 /// One board a line in, one JSON line out, in order, streamed in chunks
 /// as they are answered. A line that is not a board, or whose search runs
-/// past the budget, gets `{"line","input","error"}`.
+/// past the budget (one for all the batch's searches together), gets
+/// `{"line","input","error"}`.
 async fn batch(
     Shared(state): Shared<Arc<State>>,
     query: Result<Query<GoalQuery>, QueryRejection>,
@@ -642,6 +643,9 @@ async fn batch(
     let (send, receive) = tokio::sync::mpsc::channel::<Result<Bytes, Infallible>>(4);
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
+        // One budget for the batch's searches together: a batch holds a
+        // search thread no longer than a single request may.
+        let deadline = Instant::now() + budget;
         let mut chunk = String::new();
         for (i, (line, read)) in lines.iter().zip(parsed).enumerate() {
             let invalid = |error: String| {
@@ -660,7 +664,6 @@ async fn batch(
                         .find(|(s, _)| *s == board.shape())
                         .expect("resolved above")
                         .1;
-                    let deadline = Instant::now() + budget;
                     let watch = |_: &slidedb::Stats| {
                         if Instant::now() >= deadline {
                             ControlFlow::Break(())
