@@ -11,6 +11,7 @@ mod file;
 mod generate;
 mod layers;
 mod query;
+mod twobit;
 
 use std::path::Path;
 
@@ -18,6 +19,7 @@ pub use file::{ENCODING_MOD3, MAX_HARDEST};
 pub use generate::{GenerateError, Layer, generate};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
+pub use twobit::generate_two_bit;
 
 use crate::board::{Adjacency, Board, Move, Shape};
 use crate::format::TableError;

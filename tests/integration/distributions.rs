@@ -119,3 +119,45 @@ fn progress_reports_every_layer() {
     }
     assert_eq!(seen.last().unwrap().total, 181_440);
 }
+
+/// The two-bit search (the layout planned for 2×7) builds every small
+/// table byte for byte as the generator does, toward goals of every class.
+#[test]
+fn the_two_bit_search_builds_the_same_bytes() {
+    for (size, goal) in [
+        ("2x2", "1 2 3 0"),
+        ("2x3", "1 2 3 4 5 0"),
+        ("3x2", "0 1 2 3 4 5"),
+        ("2x4", "1 2 3 4 5 6 7 0"),
+        ("4x2", "1 2 3 4 0 5 6 7"),
+        ("3x3", "1 2 3 4 5 6 7 8 0"),
+        ("3x3", "1 2 3 4 0 5 6 7 8"),
+        ("3x3", "1 0 2 3 4 5 6 7 8"),
+        ("2x5", "1 2 3 4 5 6 7 8 9 0"),
+    ] {
+        let goal = Board::parse(goal, Some(size.parse().unwrap())).unwrap();
+        let mut seen = Vec::new();
+        let two_bit = slidedb::table::generate_two_bit(&goal, |l| seen.push(l.states)).unwrap();
+        let planes = generate(&goal, |_| {}).unwrap();
+        assert_eq!(seen, planes.layers(), "{size} {goal}: layers as they come");
+        assert!(
+            two_bit.as_bytes() == planes.as_bytes(),
+            "{size} toward {goal}: the same bytes"
+        );
+    }
+}
+
+/// The same on the 12-cell tables, as the small ones.
+#[test]
+#[ignore = "12 cells: a minute and ~0.6 GB in release"]
+fn the_two_bit_search_builds_the_same_twelve_cell_bytes() {
+    for shape in [Shape::new(3, 4).unwrap(), Shape::new(2, 6).unwrap()] {
+        let goal = Board::solved(shape);
+        let two_bit = slidedb::table::generate_two_bit(&goal, |_| {}).unwrap();
+        let planes = generate(&goal, |_| {}).unwrap();
+        assert!(
+            two_bit.as_bytes() == planes.as_bytes(),
+            "{shape}: the same bytes"
+        );
+    }
+}
