@@ -164,7 +164,7 @@ fn search(
     let start = Instant::now();
     let goal = class.canonical();
     let indexer = Indexer::new(goal);
-    let search = Search::new(&indexer);
+    let search = Search::new(&indexer, true);
     let per_blank = search.per_blank;
     // Four tile orders to a word: the mask of `h` in bits 16 (h % 4) ...
     let words = per_blank.div_ceil(LANES);
@@ -434,9 +434,9 @@ struct Rotation {
 /// A vertical move of the blank from one cell: where it lands and how to
 /// find the new `h`.
 #[derive(Clone, Copy, Default)]
-struct Vertical {
+pub(super) struct Vertical {
     /// The blank's new cell.
-    to: usize,
+    pub(super) to: usize,
     /// Where the rotated window starts in the tile order.
     p: usize,
     /// Where its digits start: `width × p`.
@@ -456,7 +456,7 @@ struct Vertical {
 const MAX_TABLE: usize = 4096;
 
 /// What the passes share: the shape's constants and every tile order.
-struct Search<'a> {
+pub(super) struct Search<'a> {
     indexer: &'a Indexer,
     per_blank: usize,
     cells: usize,
@@ -490,7 +490,10 @@ struct Search<'a> {
 const DIGIT_CHUNK: usize = 4096;
 
 impl<'a> Search<'a> {
-    fn new(indexer: &'a Indexer) -> Search<'a> {
+    /// The shape's constants, and the digits of every tile order (8
+    /// bytes each) when `with_digits`; without them, [`Search::digits_at`]
+    /// and [`Search::advance`] produce them as a walk goes.
+    pub(super) fn new(indexer: &'a Indexer, with_digits: bool) -> Search<'a> {
         let shape = indexer.shape();
         let (cells, cols) = (shape.cells(), shape.cols());
         let m = cells - 1;
@@ -500,7 +503,7 @@ impl<'a> Search<'a> {
         let at = |i: usize| width as usize * i;
         // Digit i < m − 2 has radix m − i: counting h up is an odometer.
         let odd_digits: u64 = (0..m - 2).fold(0, |acc, i| acc | 1 << at(i));
-        let mut digits = vec![0u64; per_blank];
+        let mut digits = vec![0u64; if with_digits { per_blank } else { 0 }];
         digits
             .par_chunks_mut(DIGIT_CHUNK)
             .enumerate()
@@ -640,7 +643,75 @@ impl<'a> Search<'a> {
     /// move `v`.
     #[inline(always)]
     fn neighbour<const K: usize>(&self, h: usize, v: &Vertical) -> usize {
-        let digits = self.digits[h] ^ v.want;
+        self.neighbour_with::<K>(h, self.digits[h], v)
+    }
+
+    /// The odometer value of tile order `h`: its Lehmer digits but the last
+    /// two, `width` bits each (see [`Search::advance`]).
+    pub(super) fn digits_at(&self, h: u64) -> u64 {
+        let m = self.cells - 1;
+        let nibbles = self.indexer.lehmer_digits(h);
+        (0..m - 2).fold(0, |acc, i| {
+            acc | ((nibbles >> (4 * i)) & 0xF) << (self.width as usize * i)
+        })
+    }
+
+    /// The odometer value of the next tile order (`h + 1`).
+    #[inline]
+    pub(super) fn advance(&self, mut d: u64) -> u64 {
+        let m = self.cells - 1;
+        let width = self.width as usize;
+        let field = (1u64 << width) - 1;
+        let mut i = m - 3;
+        loop {
+            if ((d >> (width * i)) & field) + 1 < (m - i) as u64 {
+                return d + (1 << (width * i));
+            }
+            d &= !(field << (width * i));
+            if i == 0 {
+                return d;
+            }
+            i -= 1;
+        }
+    }
+
+    /// The stored form of an odometer value: the tile order's parity in
+    /// place of digit m − 2, as `digits` holds it.
+    #[inline]
+    pub(super) fn with_parity(&self, d: u64) -> u64 {
+        let m = self.cells - 1;
+        let width = self.width as usize;
+        let odd: u64 = (0..m - 2).fold(0, |acc, i| acc | 1 << (width * i));
+        d | ((d & odd).count_ones() as u64 & 1) << (width * (m - 2))
+    }
+
+    /// The vertical moves of the blank from `cell`: where it lands, and
+    /// the move's rank arithmetic.
+    pub(super) fn verticals(&self, cell: usize) -> impl Iterator<Item = &Vertical> {
+        let up = (cell >= self.cols).then(|| &self.up[cell]);
+        let down = (cell + self.cols < self.cells).then(|| &self.down[cell]);
+        up.into_iter().chain(down)
+    }
+
+    /// The tile order after vertical move `v` from tile order `h`, whose
+    /// stored digits ([`Search::with_parity`]) are `digits`; the blank's
+    /// new cell is `v.to`.
+    #[inline]
+    pub(super) fn vertical(&self, h: u64, digits: u64, v: &Vertical) -> u64 {
+        let h = h as usize;
+        (match self.cols {
+            2 => self.neighbour_with::<1>(h, digits, v),
+            3 => self.neighbour_with::<2>(h, digits, v),
+            4 => self.neighbour_with::<3>(h, digits, v),
+            5 => self.neighbour_with::<4>(h, digits, v),
+            6 => self.neighbour_with::<5>(h, digits, v),
+            c => unreachable!("no table has {c} columns"),
+        }) as u64
+    }
+
+    #[inline]
+    fn neighbour_with<const K: usize>(&self, h: usize, digits: u64, v: &Vertical) -> usize {
+        let digits = digits ^ v.want;
         let window = (digits >> v.shift) & self.window;
         let delta = if self.deltas.is_empty() {
             if v.up {
@@ -936,7 +1007,7 @@ mod tests {
             let shape = Shape::new(r, c).unwrap();
             for parity in [0, 1] {
                 let indexer = Indexer::for_class(shape, parity);
-                let mut search = Search::new(&indexer);
+                let mut search = Search::new(&indexer, true);
                 let pb = search.per_blank;
                 let stride = (pb / 5000).max(1);
                 for tabled in [true, false] {

@@ -14,9 +14,11 @@
 //! Each layer is one parallel pass over the frontier's set bits: a move
 //! whose target entry still reads 3 claims it with one atomic `fetch_and`
 //! (every thread writes the same residue, so the first one counts it) and
-//! sets the target's frontier bit with a `fetch_or`. Vertical moves rank
-//! the moved board afresh (this first version: about 100 ns a move; the
-//! plan batches them).
+//! sets the target's frontier bit with a `fetch_or`. The pass walks the
+//! tile orders `h` in increasing order, all source cells at once, and
+//! carries the Lehmer digits of `h` along as an odometer (a fresh start
+//! only after a gap), so vertical moves use the generator's incremental
+//! rank arithmetic without its 8-byte table of digits per tile order.
 //!
 //! The table it builds is byte for byte the one [`generate`](super::generate)
 //! builds.
@@ -26,14 +28,16 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::board::{Adjacency, Board};
+use crate::board::{Adjacency, Board, Move};
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
+use super::generate::Search;
 use super::{GenerateError, Layer, MAX_HARDEST, MAX_TABLE_CELLS, Table, assemble};
 
-/// Frontier words a rayon task takes at a time.
-const CHUNK: usize = 1 << 12;
+/// Frontier words (of every source cell at once) a rayon task takes at a
+/// time.
+const CHUNK: usize = 1 << 10;
 
 /// Builds the full distance table for `goal` by the two-bit search,
 /// calling `on_layer` after each layer: the same table as
@@ -64,6 +68,8 @@ pub fn generate_two_bit(
     let shape = canonical.shape();
     let indexer = Indexer::new(&canonical);
     let adjacency = Adjacency::new(shape);
+    // The rank arithmetic of vertical moves, without its table of digits.
+    let search = Search::new(&indexer, false);
     let cells = shape.cells();
     let per_blank = indexer.per_blank();
     let states = indexer.len();
@@ -97,39 +103,58 @@ pub fn generate_two_bit(
             frontier[cell].par_iter().for_each(|w| w.store(0, Relaxed));
         }
         let next = (depth + 1) % 3;
-        let found: u64 = (0..cells)
-            .filter(|&c| colour(c) == here)
-            .map(|cell| {
-                frontier[cell]
-                    .par_chunks(CHUNK)
-                    .enumerate()
-                    .map(|(c, chunk)| {
-                        let mut found = 0;
-                        for (k, word) in chunk.iter().enumerate() {
-                            let mut bits = word.load(Relaxed);
-                            while bits != 0 {
-                                let h =
-                                    ((c * CHUNK + k) * 64) as u64 + bits.trailing_zeros() as u64;
-                                bits &= bits - 1;
-                                let index = cell as u64 * per_blank + h;
-                                let board = indexer
-                                    .unrank(Index(index))
-                                    .expect("a frontier bit is a board");
-                                for &(_, target) in adjacency.from(cell) {
-                                    let moved = board.slide_from(target as usize);
-                                    let to = indexer.rank_unchecked(&moved).0;
-                                    if claim(&residues, to, next) {
-                                        found += 1;
-                                        let (t, th) = ((to / per_blank) as usize, to % per_blank);
-                                        frontier[t][(th / 64) as usize]
-                                            .fetch_or(1 << (th % 64), Relaxed);
-                                    }
+        let sources: Vec<usize> = (0..cells).filter(|&c| colour(c) == here).collect();
+        let found: u64 = (0..words)
+            .into_par_iter()
+            .step_by(CHUNK)
+            .map(|first| {
+                let mut found = 0;
+                // The odometer: the digits of tile order `at`.
+                let mut at = u64::MAX;
+                let mut digits = 0;
+                for w in first..(first + CHUNK).min(words) {
+                    let any = sources
+                        .iter()
+                        .fold(0, |acc, &c| acc | frontier[c][w].load(Relaxed));
+                    let mut bits = any;
+                    while bits != 0 {
+                        let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                        bits &= bits - 1;
+                        // A short step forward is cheaper than a fresh start.
+                        if at <= h && h - at <= 64 {
+                            while at < h {
+                                digits = search.advance(digits);
+                                at += 1;
+                            }
+                        } else {
+                            digits = search.digits_at(h);
+                            at = h;
+                        }
+                        let stored = search.with_parity(digits);
+                        for &cell in &sources {
+                            if frontier[cell][w].load(Relaxed) >> (h % 64) & 1 == 0 {
+                                continue;
+                            }
+                            let mut reach = |to_cell: usize, to_h: u64| {
+                                let to = to_cell as u64 * per_blank + to_h;
+                                if claim(&residues, to, next) {
+                                    found += 1;
+                                    frontier[to_cell][(to_h / 64) as usize]
+                                        .fetch_or(1 << (to_h % 64), Relaxed);
+                                }
+                            };
+                            for &(mv, target) in adjacency.from(cell) {
+                                if matches!(mv, Move::Left | Move::Right) {
+                                    reach(target as usize, h);
                                 }
                             }
+                            for v in search.verticals(cell) {
+                                reach(v.to, search.vertical(h, stored, v));
+                            }
                         }
-                        found
-                    })
-                    .sum::<u64>()
+                    }
+                }
+                found
             })
             .sum();
         if found == 0 {
