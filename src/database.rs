@@ -303,7 +303,7 @@ pub enum Event {
     },
     /// No pattern databases for a board too big for a full table: answers
     /// come from IDA* with Manhattan distance, optimal but slow on hard
-    /// boards.
+    /// boards. Reported once per class of goals and database.
     NoPatterns {
         /// The goal asked for.
         goal: Board,
@@ -864,6 +864,9 @@ struct Inner {
     patterns: Cache<PatternDb<Bytes>>,
     /// The rare layers listed so far, by indexed goal.
     rare: Mutex<HashMap<Board, Arc<RareLayers>>>,
+    /// The goal classes (by canonical goal) whose missing pattern
+    /// databases were reported.
+    told: Mutex<std::collections::HashSet<Board>>,
     on_event: Option<Listener>,
 }
 
@@ -1033,6 +1036,7 @@ impl DatabaseBuilder {
             tables: Mutex::default(),
             patterns: Mutex::default(),
             rare: Mutex::default(),
+            told: Mutex::default(),
             on_event: self.on_event,
         };
         let mut inner = inner;
@@ -1196,7 +1200,12 @@ impl Database {
                     solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 },
                 Exact::Nothing { dir } => {
-                    self.inner.report(&Event::NoPatterns { goal: *goal, dir });
+                    // Once per class of goals (a bounded set): a server
+                    // asked a thousand times says it once.
+                    let mut told = self.inner.told.lock().unwrap_or_else(|e| e.into_inner());
+                    if told.insert(*class.canonical()) {
+                        self.inner.report(&Event::NoPatterns { goal: *goal, dir });
+                    }
                     EngineKind::Search {
                         solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                         algorithm: Algorithm::IdaStar,

@@ -133,6 +133,66 @@ async function main() {
     await page.waitForFunction((b) => document.getElementById("made").textContent !== b, before);
     check(true, "an arrow key plays a move");
 
+    // Keyboard focus stays on the board after Enter plays a tile, and the
+    // board is a group of labelled buttons and a labelled gap.
+    check((await page.locator("#board[role=group]").count()) === 1, "the board is a group");
+    check((await page.locator("#board .gap[role=img][aria-label^=gap]").count()) === 1, "the gap is labelled");
+    {
+      const madeBefore = await page.locator("#made").textContent();
+      await page.locator(".tile.movable").first().focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((b) => document.getElementById("made").textContent !== b, madeBefore);
+      const focused = await page.evaluate(() => document.activeElement.matches("#board .tile"));
+      check(focused, "focus stays on a tile after Enter plays it");
+    }
+
+    // Solve holds the board: a tile clicked and an arrow pressed while it
+    // plays change nothing, and it still ends on the goal.
+    await page.locator("#solve").click();
+    check(await page.locator("#new").isDisabled(), "New puzzle is off while Solve plays");
+    check(await page.locator("#size").isDisabled(), "the size is off while Solve plays");
+    await page.locator(".tile").first().click({ force: true, timeout: 3000 }).catch(() => {});
+    await page.locator("body").press("ArrowDown");
+    await page.locator("body").press("ArrowLeft");
+    await waitForLeft(page, 0, "a tile clicked and arrows pressed during Solve: it still ends at 0");
+    await page.waitForFunction(() => document.getElementById("message").textContent === "Solved!");
+    check(true, "the page says Solved! after the interrupted solve");
+    await page.waitForFunction(() => !document.getElementById("new").disabled, null, { timeout: 5000 })
+      .then(() => check(true, "New puzzle is back on after Solve"), () => check(false, "New puzzle is back on after Solve"));
+
+    // A goal in slash syntax, read by the server.
+    await page.locator("#goal").fill("0 1 2/3 4 5/6 7 8");
+    await page.locator("#goal").press("Tab");
+    await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get("goal") === "0 1 2/3 4 5/6 7 8");
+    await page.waitForFunction(() => /^\d+$/.test(document.getElementById("left").textContent));
+    check((await page.locator("#board .cell").count()) === 9, "a slash-syntax goal keeps a 3x3 board");
+    check(/^\d+$/.test(await movesLeft(page)), `moves left is a number toward the slash-syntax goal (${await movesLeft(page)})`);
+    await page.screenshot({ path: join(shots, "5b-slash-goal.png") });
+    // A goal of another size: the server's error, nothing else changes.
+    const boardBefore = new URLSearchParams(new URL(page.url()).hash.slice(1)).get("board");
+    await page.locator("#goal").fill("1 2 3 4 0 5");
+    await page.locator("#goal").press("Tab");
+    await page.waitForFunction(() => document.getElementById("message").classList.contains("error"));
+    check((await page.locator("#message").textContent()).includes("6 cells"), "a 2x3 goal with 3x3 selected shows the server's error");
+    check((await page.locator("#board .cell").count()) === 9, "the board stays 3x3");
+    check(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("board") === boardBefore, "the board is unchanged");
+    check((await page.locator("#size").inputValue()) === "3x3", "the size stays 3x3");
+    // Cleared: the standard goal again.
+    await page.locator("#goal").fill("");
+    await page.locator("#goal").press("Tab");
+    await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has("goal"));
+    await page.waitForFunction(() => /^\d+$/.test(document.getElementById("left").textContent));
+    check(true, "the goal cleared: a board toward the standard goal");
+
+    // A board of another size pasted: the size follows it.
+    check((await page.locator("#size").inputValue()) === "3x3", "3x3 selected before the 2x3 paste");
+    await page.locator("#paste").fill("1 2 3/4 0 5");
+    await page.locator("#paste-form button").click();
+    await waitForLeft(page, 1, "the pasted 2x3 board shows 1 move left");
+    check((await page.locator("#size").inputValue()) === "2x3", "the size selector switched to 2x3");
+    check((await page.locator("#board .cell").count()) === 6, "the board has 6 cells");
+    await page.screenshot({ path: join(shots, "5c-pasted-2x3.png") });
+
     // The 15-puzzle, over pattern databases.
     await page.locator("#size").selectOption("4x4");
     await page.locator("#difficulty").fill("12");

@@ -1146,3 +1146,43 @@ fn sigterm_lets_the_request_in_flight_finish_then_exits_0() {
     assert!(log.contains("stopping"), "{log}");
     assert!(!log.contains("panicked"), "{log}");
 }
+
+/// A line of a size the folder has no table for is that line's error; the
+/// other lines are answered (as `solve` does on the command line).
+#[test]
+fn a_batch_line_without_a_table_is_its_own_error() {
+    let server = Server::start(&[]);
+    let body = "2 3 4 1 5 x 7 6 8\n1 2 3 4/5 6 7 8/9 10 0 11\n";
+    let answer = ok_ndjson(&server.post("/api/v1/probe", body.as_bytes()));
+    assert_eq!(answer.len(), 2, "{answer:?}");
+    assert_eq!(answer[0]["distance"], 19);
+    assert_eq!(answer[1]["line"], 2);
+    let error = answer[1]["error"].as_str().unwrap();
+    assert!(error.contains("3x4"), "{error}");
+    // A wrong method is a JSON error too.
+    let r = request(
+        server.addr,
+        "DELETE",
+        "/api/v1/solve",
+        &[],
+        None,
+        Duration::from_secs(10),
+    );
+    assert_eq!(r.status, 405, "{}", r.text());
+    assert!(r.text().contains("\"error\""), "{}", r.text());
+    server.stop();
+}
+
+/// The server takes the goal and size with each request: `--goal` and
+/// `--size` given to `serve` are refused, not ignored.
+#[test]
+fn serve_refuses_goal_and_size() {
+    let data = exe::tempdir();
+    for args in [["--goal", "0 1 2 3 4 5 6 7 8"], ["--size", "2x3"]] {
+        let mut all = vec!["serve", "--listen", "127.0.0.1:0"];
+        all.extend(args);
+        let (code, _, err) = exe::run(&all, None, data.path());
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("with each request"), "{err}");
+    }
+}

@@ -26,7 +26,8 @@ pub struct RandomArgs {
     #[arg(long, value_name = "D", value_parser = parse_distance)]
     max: Option<Distance>,
     /// How many boards to draw (each independently).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
     count: u64,
     /// The seed: the same seed draws the same boards on every machine
     /// [default: from the clock].
@@ -103,13 +104,13 @@ pub fn run(args: &RandomArgs) -> Result<u8> {
             max.map_or(greatest, |m| m.resolve(greatest)),
         ),
     };
-    if lo > hi {
-        bail!("--min {lo} is more than --max {hi}: no distance lies between");
-    }
     if lo > greatest {
         bail!(
             "no {shape} board is {lo} moves from goal {goal}: the farthest are {greatest} moves away"
         );
+    }
+    if lo > hi {
+        bail!("--min {lo} is more than --max {hi}: no distance lies between");
     }
     for _ in 0..args.count {
         let Some(board) = data

@@ -8,6 +8,7 @@
 use std::convert::Infallible;
 use std::ops::ControlFlow;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use axum::Json;
@@ -40,8 +41,9 @@ pub const MAX_BATCH: usize = 10_000;
 pub const MAX_LINE: usize = 1024;
 /// The most boards one `random` request draws.
 pub const MAX_RANDOM: u32 = 1000;
-/// The longest any request may take, searches and listings included.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest any request may take, searches and listings included
+/// (`--max-search-ms` stays below it).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
 /// Lines a streamed batch answers per chunk.
 const CHUNK_LINES: usize = 256;
 
@@ -54,6 +56,8 @@ pub struct State {
     budget: Duration,
     /// The time a client may take to send a body.
     client_timeout: Duration,
+    /// Set when the server stops: searches in flight end at once.
+    pub stopping: Arc<AtomicBool>,
 }
 
 impl State {
@@ -63,6 +67,7 @@ impl State {
             searches: Arc::new(Semaphore::new(searches)),
             budget,
             client_timeout,
+            stopping: Arc::new(AtomicBool::new(false)),
         }
     }
 }
@@ -172,9 +177,12 @@ fn guarded(routes: Router, client_timeout: Duration) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(RequestBodyTimeoutLayer::new(client_timeout))
         .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
+            StatusCode::SERVICE_UNAVAILABLE,
             REQUEST_TIMEOUT,
         ))
+        // The layers' own answers (a timeout) carry no body: give them the
+        // JSON every error has.
+        .layer(axum::middleware::map_response(json_if_bare))
         .layer(CatchPanicLayer::custom(|_| {
             ApiError(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -204,8 +212,15 @@ struct GoalQuery {
 
 fn parse_size(size: Option<&str>) -> Result<Option<Shape>, ApiError> {
     size.map(|s| {
-        s.parse::<Shape>()
-            .map_err(|e| bad(format!("bad size {s:?}: {e}")))
+        s.parse::<Shape>().map_err(|e| {
+            let e = e.to_string();
+            // Some of the library's messages already say so.
+            bad(if e.starts_with("bad size") {
+                e
+            } else {
+                format!("bad size {s:?}: {e}")
+            })
+        })
     })
     .transpose()
 }
@@ -261,6 +276,17 @@ async fn engine(state: &Arc<State>, goal: Board) -> Result<Engine, ApiError> {
     found.map_err(|e| database_error(state, e, &goal))
 }
 
+/// Set when dropped: the request's future went away before its search
+/// ended (the client left), so the search may stop.
+#[derive(Default)]
+struct Abandoned(Arc<AtomicBool>);
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        self.0.store(true, Relaxed);
+    }
+}
+
 /// Runs `work` with a deadline: inline for a lookup, else on the bounded
 /// pool of searches, waiting for a turn within the same budget.
 async fn answer<T: Send + 'static>(
@@ -291,10 +317,15 @@ async fn answer<T: Send + 'static>(
                 "the server is stopping".into(),
             )
         })?;
+    // A client that goes away drops this future, and the guard tells the
+    // search to stop; so does the server stopping.
+    let guard = Abandoned::default();
+    let abandoned = guard.0.clone();
+    let stopping = state.stopping.clone();
     let done = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let mut watch = || {
-            if Instant::now() >= deadline {
+            if Instant::now() >= deadline || abandoned.load(Relaxed) || stopping.load(Relaxed) {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -309,6 +340,8 @@ async fn answer<T: Send + 'static>(
             "the server failed".into(),
         )
     })?;
+    // Answered: the guard's flag no longer matters.
+    drop(guard);
     done.map_err(|e| solve_error(state, e))
 }
 
@@ -384,6 +417,14 @@ async fn count(
     Ok(Json(CountRecord::new(&board, &goal, found)))
 }
 
+/// A random board where there is no table to tell its distance.
+#[derive(serde::Serialize)]
+struct UnknownDistance {
+    board: String,
+    goal: String,
+    distance: Option<u32>,
+}
+
 /// A draw of random boards.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -436,9 +477,12 @@ async fn random(
         let mut push = |board: &Board, distance: Option<u32>| {
             let line = match distance {
                 Some(d) => serde_json::to_string(&BoardRecord::new(board, &goal, d)),
-                None => serde_json::to_string(&serde_json::json!({
-                    "board": board.to_string(), "goal": goal.to_string(), "distance": null
-                })),
+                // No table: the same keys, in the same order, as the CLI's.
+                None => serde_json::to_string(&UnknownDistance {
+                    board: board.to_string(),
+                    goal: goal.to_string(),
+                    distance: None,
+                }),
             };
             out.push_str(&line.expect("json"));
             out.push('\n');
@@ -464,9 +508,12 @@ async fn random(
             Some(d) => (d.resolve(greatest), d.resolve(greatest)),
             None => (q.min.unwrap_or(0), max.map_or(greatest, |m| m.resolve(greatest))),
         };
-        if lo > hi || lo > greatest {
+        if lo > hi {
+            return Err(bad(format!("min {lo} is more than max {hi}")));
+        }
+        if lo > greatest {
             return Err(bad(format!(
-                "no {} board lies {lo} to {hi} moves from goal {goal}: the farthest are {greatest} moves away",
+                "no {} board is {lo} moves from goal {goal}: the farthest are {greatest} moves away",
                 goal.shape()
             )));
         }
@@ -607,20 +654,24 @@ async fn batch(
             ),
         ));
     }
-    // The engines, resolved before the answer starts (an error is then
-    // still a status).
-    let mut engines: Vec<(Shape, Engine)> = Vec::new();
+    // What answers each size, resolved before the answer starts; a size
+    // that cannot be answered is each of its lines' error, as `solve`
+    // makes it.
+    let mut engines: Vec<(Shape, Result<Engine, String>)> = Vec::new();
     let mut parsed = Vec::with_capacity(lines.len());
     for line in &lines {
         let read = board_and_goal(&state, line, size, goal);
         if let Ok((_, goal)) = &read
             && !engines.iter().any(|(s, _)| *s == goal.shape())
         {
-            engines.push((goal.shape(), engine(&state, *goal).await?));
+            let found = engine(&state, *goal).await.map_err(|e| e.1);
+            engines.push((goal.shape(), found));
         }
         parsed.push(read);
     }
-    let searching = engines.iter().any(|(_, e)| !e.is_lookup());
+    let searching = engines
+        .iter()
+        .any(|(_, e)| e.as_ref().is_ok_and(|e| !e.is_lookup()));
     let permit = if searching {
         let wait = tokio::time::timeout(state.budget, state.searches.clone().acquire_owned());
         Some(
@@ -640,7 +691,10 @@ async fn batch(
         None
     };
     let budget = state.budget;
-    let (send, receive) = tokio::sync::mpsc::channel::<Result<Bytes, Infallible>>(4);
+    let stopping = state.stopping.clone();
+    // Unbounded, so that a client that reads slowly never holds a thread:
+    // the whole answer is at most MAX_BATCH lines.
+    let (send, receive) = tokio::sync::mpsc::unbounded_channel::<Result<Bytes, Infallible>>();
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         // One budget for the batch's searches together: a batch holds a
@@ -664,33 +718,32 @@ async fn batch(
                         .find(|(s, _)| *s == board.shape())
                         .expect("resolved above")
                         .1;
+                    let over = || Instant::now() >= deadline || stopping.load(Relaxed);
                     let watch = |_: &slidedb::Stats| {
-                        if Instant::now() >= deadline {
+                        if over() {
                             ControlFlow::Break(())
                         } else {
                             ControlFlow::Continue(())
                         }
                     };
-                    let answered = match kind {
-                        Batch::Solve => engine.solve_with_progress(&board, watch).map(|found| {
-                            serde_json::to_string(&SolveRecord::new(
-                                &board,
-                                &goal,
-                                found.moves.as_deref(),
-                                false,
-                            ))
-                        }),
-                        Batch::Probe => engine
-                            .probe_with_progress(&board, watch)
-                            .map(|probe| serde_json::to_string(&ProbeRecord::new(&probe, &goal))),
+                    let answered = match engine {
+                        Err(e) => Err(Err(e.clone())),
+                        // Past the budget, the searches left are not begun.
+                        Ok(engine) if !engine.is_lookup() && over() => {
+                            Err(Ok(SolveError::Stopped {
+                                stats: slidedb::Stats::default(),
+                            }))
+                        }
+                        Ok(engine) => answer_line(engine, kind, &board, &goal, watch).map_err(Ok),
                     };
                     match answered {
-                        Ok(json) => json.expect("json"),
-                        Err(SolveError::Stopped { .. }) => invalid(format!(
+                        Ok(json) => json,
+                        Err(Ok(SolveError::Stopped { .. })) => invalid(format!(
                             "the search took longer than this server allows ({} ms, --max-search-ms)",
                             budget.as_millis()
                         )),
-                        Err(e) => invalid(e.to_string()),
+                        Err(Ok(e)) => invalid(e.to_string()),
+                        Err(Err(e)) => invalid(e),
                     }
                 }
             };
@@ -698,13 +751,13 @@ async fn batch(
             chunk.push('\n');
             if (i + 1) % CHUNK_LINES == 0 {
                 let full = std::mem::take(&mut chunk);
-                if send.blocking_send(Ok(Bytes::from(full))).is_err() {
+                if send.send(Ok(Bytes::from(full))).is_err() {
                     return; // the client went away
                 }
             }
         }
         if !chunk.is_empty() {
-            let _ = send.blocking_send(Ok(Bytes::from(chunk)));
+            let _ = send.send(Ok(Bytes::from(chunk)));
         }
     });
     let stream = futures_util::stream::unfold(receive, |mut receive| async move {
@@ -715,6 +768,56 @@ async fn batch(
         Body::from_stream(stream),
     )
         .into_response())
+}
+
+/// One line of a batch, answered by `engine` within `watch`.
+fn answer_line(
+    engine: &Engine,
+    kind: Batch,
+    board: &Board,
+    goal: &Board,
+    watch: impl FnMut(&slidedb::Stats) -> ControlFlow<()>,
+) -> Result<String, SolveError> {
+    Ok(match kind {
+        Batch::Solve => {
+            let found = engine.solve_with_progress(board, watch)?;
+            serde_json::to_string(&SolveRecord::new(
+                board,
+                goal,
+                found.moves.as_deref(),
+                false,
+            ))
+        }
+        Batch::Probe => {
+            let probe = engine.probe_with_progress(board, watch)?;
+            serde_json::to_string(&ProbeRecord::new(&probe, goal))
+        }
+    }
+    .expect("json"))
+}
+
+/// An error answer without a body (from a layer, not a handler) gets
+/// `{"error"}` saying what its status means.
+async fn json_if_bare(response: Response) -> Response {
+    let status = response.status();
+    let bare = response
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .is_some_and(|l| l == "0");
+    if !(status.is_client_error() || status.is_server_error()) || !bare {
+        return response;
+    }
+    let message = match status {
+        StatusCode::SERVICE_UNAVAILABLE => format!(
+            "the request took longer than this server allows ({} s)",
+            REQUEST_TIMEOUT.as_secs()
+        ),
+        other => other
+            .canonical_reason()
+            .unwrap_or("the request failed")
+            .to_string(),
+    };
+    ApiError(status, message).into_response()
 }
 
 #[cfg(test)]

@@ -33,9 +33,9 @@ pub struct ServeArgs {
     #[command(flatten)]
     data: DataArgs,
     /// The time a search may take for one request (4×4 boards), in
-    /// milliseconds: past it the answer is 503.
+    /// milliseconds, at most 100,000: past it the answer is 503.
     #[arg(long, value_name = "MS", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
     max_search_ms: u64,
     /// Searches run at once; more wait, within their time budget
     /// [default: one less than the cores, at least 1].
@@ -52,6 +52,11 @@ pub struct ServeArgs {
 const DRAIN: Duration = Duration::from_secs(30);
 
 pub fn run(args: &ServeArgs) -> Result<u8> {
+    if args.data.goal.is_some() || args.data.size.is_some() {
+        anyhow::bail!(
+            "serve takes the goal and size with each request (?goal=…&size=…); --goal and --size are for the other commands"
+        );
+    }
     let data = args.data.open(true)?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let searches = args
@@ -66,7 +71,9 @@ pub fn run(args: &ServeArgs) -> Result<u8> {
     ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(searches + 4)
+        // Searches hold one each (bounded by the semaphore); table builds,
+        // file opens and counts hold theirs briefly.
+        .max_blocking_threads(searches + 64)
         .build()
         .context("cannot start the server's runtime")?;
     runtime.block_on(serve(args.listen, state, client_timeout))
@@ -80,7 +87,7 @@ async fn serve(addr: SocketAddr, state: Arc<api::State>, client_timeout: Duratio
         .with_context(|| format!("cannot listen on {addr}"))?;
     let local = listener.local_addr()?;
     say!("slidedb: serving on http://{local}/ (the API under /api/v1/; Ctrl-C stops)");
-    let app = api::router(state);
+    let app = api::router(state.clone());
     let graceful = GracefulShutdown::new();
     let mut stop = std::pin::pin!(stop_signal());
     loop {
@@ -112,9 +119,14 @@ async fn serve(addr: SocketAddr, state: Arc<api::State>, client_timeout: Duratio
     tokio::select! {
         _ = graceful.shutdown() => {}
         _ = tokio::time::sleep(DRAIN) => {
-            say!("slidedb: some requests did not finish within {} s", DRAIN.as_secs());
+            say!("slidedb: some requests did not finish within {} s: their searches stop now", DRAIN.as_secs());
         }
     }
+    // Searches still running (their clients gone or past the drain) stop,
+    // so that the process ends.
+    state
+        .stopping
+        .store(true, std::sync::atomic::Ordering::Relaxed);
     Ok(0)
 }
 

@@ -5,8 +5,13 @@
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  size: "3x3", rows: 3, cols: 3, goal: "", board: [], history: [],
+  size: "3x3", rows: 3, cols: 3, goal: "", goalBoard: [], board: [], history: [],
   probe: null, layers: null, exact: {}, busy: false, solving: false,
+  // boardVersion: bumped on every change of the board (a probe's answer
+  // counts only for the version it was asked for); action: bumped by
+  // every action that replaces the board (new puzzle, size, goal, load),
+  // so that an older action's late answer is dropped.
+  boardVersion: 0, action: 0, probeAbort: null, setups: new Map(),
 };
 
 function parseSize(size) {
@@ -14,12 +19,15 @@ function parseSize(size) {
   return { rows: r, cols: c };
 }
 
-async function api(path, params) {
+const cells = (text) => text.split(" ").map(Number);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function api(path, params, signal) {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params || {})) {
     if (v !== undefined && v !== null && v !== "") query.set(k, v);
   }
-  const response = await fetch(`/api/v1/${path}?${query}`);
+  const response = await fetch(`/api/v1/${path}?${query}`, { signal });
   const text = await response.text();
   let body;
   try { body = JSON.parse(text.split("\n")[0]); } catch { body = { error: text }; }
@@ -40,8 +48,7 @@ function goalParams() {
 }
 
 // The cell the blank moves to for a move letter, or -1.
-function target(blank, letter) {
-  const { rows, cols } = state;
+function target(blank, letter, rows = state.rows, cols = state.cols) {
   const r = Math.floor(blank / cols), c = blank % cols;
   if (letter === "u" && r > 0) return blank - cols;
   if (letter === "d" && r < rows - 1) return blank + cols;
@@ -50,9 +57,9 @@ function target(blank, letter) {
   return -1;
 }
 
-function applyMove(board, letter) {
+function applyMove(board, letter, rows = state.rows, cols = state.cols) {
   const blank = board.indexOf(0);
-  const to = target(blank, letter);
+  const to = target(blank, letter, rows, cols);
   if (to < 0) return null;
   const next = board.slice();
   next[blank] = next[to];
@@ -60,13 +67,28 @@ function applyMove(board, letter) {
   return next;
 }
 
+// The only way the board changes: a probe asked for an older version
+// is ignored when it answers.
+function setBoard(board) {
+  state.board = board;
+  state.boardVersion += 1;
+  state.probe = null;
+}
+
 function render() {
   const el = $("board");
   const { rows, cols } = state;
+  // Keep keyboard focus across the rebuild: on the same tile (it has
+  // moved into the gap), else on whatever now fills the focused cell.
+  const active = document.activeElement;
+  const focused = active && el.contains(active) && active.dataset.cell !== undefined
+    ? { tile: active.dataset.tile, cell: active.dataset.cell } : null;
   const cell = Math.max(44, Math.min(84, Math.floor(360 / Math.max(rows, cols))));
   el.style.setProperty("--cell", cell + "px");
   el.style.setProperty("--cell-small", Math.floor(cell * 0.8) + "px");
   el.style.gridTemplateColumns = `repeat(${cols}, auto)`;
+  el.setAttribute("aria-label", `Board, ${rows} by ${cols}`);
+  el.setAttribute("aria-busy", state.solving ? "true" : "false");
   el.replaceChildren();
   const blank = state.board.indexOf(0);
   const outcome = {};
@@ -77,11 +99,13 @@ function render() {
   state.board.forEach((tile, i) => {
     const wrap = document.createElement("div");
     wrap.className = "cell";
-    wrap.setAttribute("role", "gridcell");
+    const where = `row ${Math.floor(i / cols) + 1}, column ${(i % cols) + 1}`;
     if (tile === 0) {
       const gap = document.createElement("div");
       gap.className = "gap";
-      gap.setAttribute("aria-label", `gap, row ${Math.floor(i / cols) + 1}, column ${(i % cols) + 1}`);
+      gap.dataset.cell = i;
+      gap.setAttribute("role", "img");
+      gap.setAttribute("aria-label", `gap, ${where}`);
       wrap.append(gap);
     } else {
       const b = document.createElement("button");
@@ -89,7 +113,8 @@ function render() {
       b.className = "tile";
       b.textContent = tile;
       b.dataset.cell = i;
-      let label = `tile ${tile}`;
+      b.dataset.tile = tile;
+      let label = `tile ${tile}, ${where}`;
       const m = outcome[i];
       if (m) {
         b.classList.add("movable", m.optimal ? "closer" : "farther");
@@ -110,6 +135,11 @@ function render() {
     }
     el.append(wrap);
   });
+  if (focused) {
+    const again = el.querySelector(`.tile[data-tile="${focused.tile}"]`)
+      || el.querySelector(`.tile[data-cell="${focused.cell}"]`);
+    if (again) again.focus();
+  }
   const p = state.probe;
   $("left").textContent = p ? (p.solvable ? p.distance : "∞") : "–";
   $("left-label").textContent = p && !p.solvable ? "unsolvable toward this goal" : "moves left";
@@ -123,64 +153,157 @@ function render() {
   history.replaceState(null, "", "#" + hash);
 }
 
+// Probes the current board; an answer that comes after the board changed
+// (a slow probe of a board since replaced) is dropped.
 async function probe() {
+  const version = state.boardVersion;
+  if (state.probeAbort) state.probeAbort.abort();
+  const abort = new AbortController();
+  state.probeAbort = abort;
+  let answer = null, error = null;
   try {
-    state.probe = await api("probe", { board: boardText(state.board), ...goalParams() });
-    if (state.probe.solvable && state.probe.distance === 0) say("Solved!", "solved");
-    else if (!state.probe.solvable) say("This board cannot reach the goal: it has the other parity.", "error");
+    answer = await api("probe", { board: boardText(state.board), ...goalParams() }, abort.signal);
   } catch (e) {
-    state.probe = null;
-    say(e.message, "error");
+    error = e;
   }
+  if (version !== state.boardVersion || abort.signal.aborted) return;
+  state.probeAbort = null;
+  state.probe = answer;
+  if (error) say(error.message, "error");
+  else if (answer.solvable && answer.distance === 0) say("Solved!", "solved");
+  else if (!answer.solvable) say("This board cannot reach the goal: it has the other parity.", "error");
   render();
 }
 
-async function play(letter, keep) {
-  if (state.busy) return;
+// A move by the player: none while a move is under way or Solve plays.
+function play(letter) {
+  if (state.busy || state.solving) return;
+  return step(letter, false);
+}
+
+async function step(letter, keep) {
   const next = applyMove(state.board, letter);
-  if (!next) return;
+  if (!next) return false;
   state.busy = true;
   if (!keep) say("");
   state.history.push(state.board);
-  state.board = next;
-  await probe();
-  state.busy = false;
-}
-
-async function load(board) {
-  state.board = board;
-  state.history = [];
-  say("");
-  await probe();
-}
-
-async function newPuzzle() {
-  const d = Number($("difficulty").value);
+  setBoard(next);
   try {
-    if (state.exact[state.size] === "table") {
-      const r = await api("random", { ...goalParams(), distance: d });
-      await load(r.board.split(" ").map(Number));
-    } else {
-      // No full table (4x4): a random walk of d moves from the goal; the
-      // probe then says exactly how far it landed.
-      let board = state.goalBoard.slice();
-      let last = "";
-      const back = { u: "d", d: "u", l: "r", r: "l" };
-      for (let i = 0; i < d; i++) {
-        const options = ["u", "d", "l", "r"].filter((m) => m !== back[last] && applyMove(board, m));
-        last = options[Math.floor(Math.random() * options.length)];
-        board = applyMove(board, last);
-      }
-      await load(board);
-    }
-  } catch (e) {
-    say(e.message, "error");
+    await probe();
+  } finally {
+    state.busy = false;
   }
+  return true;
+}
+
+// Everything a size and goal fix: the goal board as the server reads it
+// (any syntax it takes), and for table sizes the layers.
+async function setup(size, goal) {
+  const key = size + "|" + goal;
+  if (state.setups.has(key)) return state.setups.get(key);
+  const { rows, cols } = parseSize(size);
+  const s = { size, rows, cols, goal, layers: null, maxDistance: 60 };
+  if (state.exact[size] === "table") {
+    const st = await api("stats", { size, goal: goal || undefined });
+    s.layers = st.layers;
+    s.goalBoard = cells(st.goal);
+    s.maxDistance = st.max_distance;
+  } else if (goal) {
+    const st = await api("solve", { board: goal, goal, size });
+    s.goalBoard = cells(st.goal);
+  } else {
+    s.goalBoard = [...Array(rows * cols - 1).keys()].map((i) => i + 1).concat([0]);
+  }
+  if (s.goalBoard.length !== rows * cols) throw new Error(`the goal is not a ${size} board`);
+  state.setups.set(key, s);
+  return s;
+}
+
+// A board at the chosen difficulty for a setup.
+async function draw(s) {
+  const d = Math.min(Number($("difficulty").value), s.maxDistance);
+  if (state.exact[s.size] === "table") {
+    const r = await api("random", { size: s.size, goal: s.goal || undefined, distance: d });
+    return cells(r.board);
+  }
+  // No full table (4x4): a random walk of d moves from the goal; the
+  // probe then says exactly how far it landed.
+  let board = s.goalBoard.slice();
+  let last = "";
+  const back = { u: "d", d: "u", l: "r", r: "l" };
+  for (let i = 0; i < d; i++) {
+    const options = ["u", "d", "l", "r"].filter((m) => m !== back[last] && applyMove(board, m, s.rows, s.cols));
+    last = options[Math.floor(Math.random() * options.length)];
+    board = applyMove(board, last, s.rows, s.cols);
+  }
+  return board;
+}
+
+function showSetup() {
+  $("size").value = state.size;
+  const d = $("difficulty");
+  d.max = state.maxDistance || 60;
+  if (Number(d.value) > Number(d.max)) d.value = d.max;
+  $("difficulty-value").textContent = d.value;
+}
+
+// Replaces the board (and maybe the size and goal). Nothing changes until
+// every answer is in, and then all at once, so rows, cols, goal and board
+// always agree; a failure leaves the old state as it was.
+// Resolves to true when the new board is in place.
+async function replace(size, goal, board, dropGoal) {
+  if (state.solving) return false;
+  const my = ++state.action;
+  const stale = () => my !== state.action;
+  const fail = (e) => {
+    if (stale()) return false;
+    say(e.message, "error");
+    showSetup();
+    return false;
+  };
+  let s, note = "";
+  try {
+    s = await setup(size, goal);
+  } catch (e) {
+    if (stale()) return false;
+    if (!(dropGoal && goal)) return fail(e);
+    try {
+      s = await setup(size, "");
+    } catch (e2) {
+      return fail(e2);
+    }
+    note = `The goal does not fit ${size} (${e.message}): back to the standard goal.`;
+  }
+  if (stale()) return false;
+  if (!board || board.length !== s.rows * s.cols) {
+    try {
+      board = await draw(s);
+    } catch (e) {
+      return fail(e);
+    }
+    if (stale()) return false;
+  }
+  Object.assign(state, {
+    size: s.size, rows: s.rows, cols: s.cols, goal: s.goal,
+    goalBoard: s.goalBoard, layers: s.layers, maxDistance: s.maxDistance,
+  });
+  $("goal").value = state.goal;
+  $("goal").removeAttribute("aria-invalid");
+  showSetup();
+  state.history = [];
+  setBoard(board);
+  say(note, note ? "error" : "");
+  await probe();
+  return true;
+}
+
+function newPuzzle() {
+  return replace(state.size, state.goal, null);
 }
 
 function hint() {
   const p = state.probe;
-  if (!p || !p.solvable || p.distance === 0) return;
+  if (state.solving || !p || !p.solvable || p.distance === 0) return;
   const best = p.moves.find((m) => m.optimal);
   const cell = target(state.board.indexOf(0), best.move);
   const tile = state.board[cell];
@@ -189,30 +312,53 @@ function hint() {
   say(`Hint: move tile ${tile}.`);
 }
 
+// While Solve plays, every input that could change the board is off.
+function lock(on) {
+  for (const id of ["size", "goal", "difficulty", "new", "paste", "load", "hint", "solve", "undo"]) {
+    $(id).disabled = on;
+  }
+  $("board").setAttribute("aria-busy", on ? "true" : "false");
+}
+
 async function solve() {
-  if (state.solving) return;
+  const p = state.probe;
+  if (state.solving || state.busy || !p || !p.solvable || p.distance === 0) return;
+  state.solving = true;
+  lock(true);
+  let version = state.boardVersion;
+  const changed = () => version !== state.boardVersion;
   try {
     const s = await api("solve", { board: boardText(state.board), ...goalParams() });
+    if (changed()) throw new Error("Solve stopped: the board changed.");
     if (!s.solvable) return;
-    state.solving = true;
     say(`Solving in ${s.distance} moves…`);
     for (const letter of s.moves) {
-      await play(letter, true);
-      await new Promise((r) => setTimeout(r, 220));
+      const moved = step(letter, true);
+      version = state.boardVersion;
+      if (!(await moved)) throw new Error("Solve stopped: the board changed.");
+      await sleep(220);
+      if (changed()) throw new Error("Solve stopped: the board changed.");
     }
   } catch (e) {
     say(e.message, "error");
   } finally {
     state.solving = false;
+    lock(false);
     render();
   }
 }
 
 async function undo() {
-  if (!state.history.length || state.busy) return;
-  state.board = state.history.pop();
+  if (!state.history.length || state.busy || state.solving) return;
+  state.busy = true;
+  const previous = state.history.pop();
+  setBoard(previous);
   say("");
-  await probe();
+  try {
+    await probe();
+  } finally {
+    state.busy = false;
+  }
 }
 
 function drawHistogram() {
@@ -258,31 +404,54 @@ function drawHistogram() {
     : "";
 }
 
-async function changeSize(size, board) {
-  state.size = size;
-  Object.assign(state, parseSize(size));
-  state.layers = null;
-  try {
-    if (state.exact[size] === "table") {
-      const s = await api("stats", goalParams());
-      state.layers = s.layers;
-      state.goalBoard = s.goal.split(" ").map(Number);
-      $("difficulty").max = s.max_distance;
-    } else {
-      const cells = state.rows * state.cols;
-      state.goalBoard = state.goal
-        ? state.goal.split(/[\s,]+/).map((t) => (/^[x_.]$/i.test(t) ? 0 : Number(t)))
-        : [...Array(cells - 1).keys()].map((i) => i + 1).concat([0]);
-      $("difficulty").max = 60;
-    }
-  } catch (e) {
-    say(e.message, "error");
+// The size of a board the server read: rows split by "/" say it; else
+// the only size with that many cells (the server asked for a size when
+// there were two).
+function inferSize(text, n) {
+  if (text.includes("/")) {
+    const rows = text.split("/").filter((r) => r.trim()).length;
+    if (rows > 0 && n % rows === 0) return `${rows}x${n / rows}`;
   }
-  const d = $("difficulty");
-  if (Number(d.value) > Number(d.max)) d.value = d.max;
-  $("difficulty-value").textContent = d.value;
-  if (board) await load(board);
-  else await newPuzzle();
+  const fits = Object.keys(state.exact).filter((size) => {
+    const { rows, cols } = parseSize(size);
+    return rows * cols === n;
+  });
+  if (fits.length === 1) return fits[0];
+  if (fits.includes(state.size)) return state.size;
+  const r = Math.round(Math.sqrt(n));
+  return r * r === n ? `${r}x${r}` : null;
+}
+
+async function paste(text) {
+  if (state.solving) return;
+  const my = ++state.action;
+  const goal = state.goal || undefined;
+  let s, size = null;
+  try {
+    // The server reads every syntax the command line reads and finds the
+    // size itself; solve's answer gives the board back, cells in reading
+    // order.
+    s = await api("solve", { board: text, goal });
+  } catch (first) {
+    if (my !== state.action) return;
+    if (text.includes("/")) { say(first.message, "error"); return; }
+    // 6 or 8 cells in no rows could be either shape: the selected size.
+    try {
+      s = await api("solve", { board: text, goal, size: state.size });
+      size = state.size;
+    } catch {
+      if (my === state.action) say(first.message, "error");
+      return;
+    }
+  }
+  if (my !== state.action) return;
+  const board = cells(s.board);
+  size = size || inferSize(text, board.length);
+  if (!size || !state.exact[size]) {
+    say(`This server has no table or databases for ${size ? "a " + size : "a " + board.length + "-cell"} board.`, "error");
+    return;
+  }
+  await replace(size, state.goal, board);
 }
 
 function keyMove(event) {
@@ -290,8 +459,9 @@ function keyMove(event) {
   // An arrow slides the tile on that side of the gap toward it: the
   // blank moves the other way.
   const letter = { ArrowUp: "d", ArrowDown: "u", ArrowLeft: "r", ArrowRight: "l" }[event.key];
-  if (!letter || state.solving) return;
+  if (!letter) return;
   event.preventDefault();
+  if (state.solving || state.busy) return;
   if (applyMove(state.board, letter)) play(letter);
 }
 
@@ -306,33 +476,32 @@ async function start() {
     select.append(o);
   }
   const hash = new URLSearchParams(location.hash.slice(1));
-  state.goal = hash.get("goal") || "";
-  $("goal").value = state.goal;
+  const goal = (hash.get("goal") || "").trim();
+  $("goal").value = goal;
   const size = hash.get("size") && state.exact[hash.get("size")] ? hash.get("size") : "3x3";
   select.value = size;
-  const board = hash.get("board") ? hash.get("board").split(" ").map(Number) : null;
-  select.addEventListener("change", () => changeSize(select.value));
-  $("goal").addEventListener("change", () => { state.goal = $("goal").value.trim(); changeSize(state.size); });
+  const text = (hash.get("board") || "").trim();
+  const board = /^\d+( \d+)*$/.test(text) ? cells(text) : null;
+  select.addEventListener("change", () => replace(select.value, state.goal, null, true));
+  $("goal").addEventListener("change", async () => {
+    const input = $("goal");
+    const ok = await replace(state.size, input.value.trim(), null);
+    // A goal the server refused stays in the field, marked, to be fixed;
+    // the board, size and goal in use are the old ones.
+    if (!ok && input.value.trim() !== state.goal) input.setAttribute("aria-invalid", "true");
+  });
   $("difficulty").addEventListener("input", () => { $("difficulty-value").textContent = $("difficulty").value; });
   $("new").addEventListener("click", newPuzzle);
   $("hint").addEventListener("click", hint);
   $("solve").addEventListener("click", solve);
   $("undo").addEventListener("click", undo);
   document.addEventListener("keydown", keyMove);
-  $("paste-form").addEventListener("submit", async (event) => {
+  $("paste-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("paste").value.trim();
-    if (!text) return;
-    try {
-      // The server reads every syntax the command line reads; solve's
-      // answer gives the board back, cells in reading order.
-      const s = await api("solve", { board: text, ...goalParams() });
-      await load(s.board.split(" ").map(Number));
-    } catch (e) {
-      say(e.message, "error");
-    }
+    if (text) paste(text);
   });
-  await changeSize(size, board);
+  await replace(size, goal, board, true);
 }
 
 start().catch((e) => say(e.message, "error"));
