@@ -298,7 +298,8 @@ pub enum Event {
         /// How long the listing took.
         elapsed: Duration,
         /// The file they were saved to beside the table, and the error if
-        /// they could not be (`None`: the table has no file).
+        /// they could not be (`None`: not kept in a file, because the table
+        /// has none or is small enough to list them again in milliseconds).
         saved: Option<(PathBuf, Option<String>)>,
     },
     /// No pattern databases for a board too big for a full table: answers

@@ -8,36 +8,7 @@ use clap::Args as ClapArgs;
 use slidedb::records::BoardRecord;
 
 use crate::data::DataArgs;
-
-/// A distance as a user writes it: a number, or `max` for the greatest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Distance {
-    /// This many moves.
-    Moves(u32),
-    /// The greatest distance of the table.
-    Max,
-}
-
-impl Distance {
-    /// The number of moves, `max` being `greatest`.
-    pub fn resolve(self, greatest: u32) -> u32 {
-        match self {
-            Distance::Moves(d) => d,
-            Distance::Max => greatest,
-        }
-    }
-}
-
-/// Reads a distance: `31`, or `max`.
-pub fn parse_distance(text: &str) -> Result<Distance, String> {
-    if text.eq_ignore_ascii_case("max") {
-        return Ok(Distance::Max);
-    }
-    text.trim()
-        .parse::<u32>()
-        .map(Distance::Moves)
-        .map_err(|_| format!("{text:?} is not a distance: write a number of moves, or max"))
-}
+use crate::distance::{Distance, parse_distance};
 
 #[derive(ClapArgs)]
 pub struct LayerArgs {

@@ -17,6 +17,7 @@ mod batch;
 mod compare;
 mod count;
 mod data;
+mod distance;
 mod layer;
 mod manual;
 mod probe;

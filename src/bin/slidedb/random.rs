@@ -9,7 +9,7 @@ use slidedb::random::{SplitMix64, random_board};
 use slidedb::records::BoardRecord;
 
 use crate::data::DataArgs;
-use crate::layer::{Distance, parse_distance};
+use crate::distance::{Distance, parse_distance};
 
 #[derive(ClapArgs)]
 pub struct RandomArgs {

@@ -31,7 +31,7 @@ use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 use super::page;
 use crate::data::Data;
-use crate::layer::{Distance, parse_distance};
+use crate::distance::{Distance, parse_distance};
 
 /// The largest request body (a batch of boards): 1 MiB.
 pub const MAX_BODY: usize = 1 << 20;
@@ -495,7 +495,10 @@ async fn random(
             };
             for _ in 0..count {
                 let board = random_board(&goal, &mut rng);
-                let distance = table.as_ref().and_then(|t| t.distance(&board).ok().flatten());
+                let distance = match &table {
+                    Some(t) => t.distance(&board).map_err(|e| solve_error(&shared, e))?,
+                    None => None,
+                };
                 push(&board, distance);
             }
             return Ok(out);
@@ -525,7 +528,15 @@ async fn random(
             let distance = if lo == hi {
                 lo
             } else {
-                table.distance(&board).ok().flatten().unwrap_or_default()
+                table
+                    .distance(&board)
+                    .map_err(|e| solve_error(&shared, e))?
+                    .ok_or_else(|| {
+                        ApiError(
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            "a drawn board cannot reach the goal".into(),
+                        )
+                    })?
             };
             push(&board, Some(distance));
         }
