@@ -267,12 +267,7 @@ async fn engine(state: &Arc<State>, goal: Board) -> Result<Engine, ApiError> {
     let shared = state.clone();
     let found = tokio::task::spawn_blocking(move || shared.data.db.engine(&goal, Method::Exact))
         .await
-        .map_err(|_| {
-            ApiError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the server failed".into(),
-            )
-        })?;
+        .map_err(failed)?;
     found.map_err(|e| database_error(state, e, &goal))
 }
 
@@ -334,28 +329,35 @@ async fn answer<T: Send + 'static>(
         work(&engine, &mut watch)
     })
     .await
-    .map_err(|_| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the server failed".into(),
-        )
-    })?;
+    .map_err(failed)?;
     // Answered: the guard's flag no longer matters.
     drop(guard);
     done.map_err(|e| solve_error(state, e))
+}
+
+/// The board a query asks about, and the goal it asks toward.
+fn asked(state: &State, q: BoardQuery) -> Result<(Board, Board), ApiError> {
+    let goal_query = GoalQuery {
+        goal: q.goal,
+        size: q.size,
+    };
+    let (size, goal) = goal_of(state, &goal_query)?;
+    board_and_goal(state, &q.board, size, goal).map_err(bad)
+}
+
+/// The answer when a blocking task itself failed (a bug).
+fn failed<E>(_: E) -> ApiError {
+    ApiError(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the server failed on this request (a bug: please report it); it goes on serving".into(),
+    )
 }
 
 async fn solve_one(
     Shared(state): Shared<Arc<State>>,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Json<SolveRecord>, ApiError> {
-    let Query(q) = query?;
-    let goal_query = GoalQuery {
-        goal: q.goal,
-        size: q.size,
-    };
-    let (size, goal) = goal_of(&state, &goal_query)?;
-    let (board, goal) = board_and_goal(&state, &q.board, size, goal).map_err(bad)?;
+    let (board, goal) = asked(&state, query?.0)?;
     let engine = engine(&state, goal).await?;
     let found = answer(&state, engine, move |engine, watch| {
         engine.solve_with_progress(&board, |_| watch())
@@ -373,13 +375,7 @@ async fn probe_one(
     Shared(state): Shared<Arc<State>>,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Json<ProbeRecord>, ApiError> {
-    let Query(q) = query?;
-    let goal_query = GoalQuery {
-        goal: q.goal,
-        size: q.size,
-    };
-    let (size, goal) = goal_of(&state, &goal_query)?;
-    let (board, goal) = board_and_goal(&state, &q.board, size, goal).map_err(bad)?;
+    let (board, goal) = asked(&state, query?.0)?;
     let engine = engine(&state, goal).await?;
     let probe = answer(&state, engine, move |engine, watch| {
         engine.probe_with_progress(&board, |_| watch())
@@ -392,13 +388,7 @@ async fn count(
     Shared(state): Shared<Arc<State>>,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Json<CountRecord>, ApiError> {
-    let Query(q) = query?;
-    let goal_query = GoalQuery {
-        goal: q.goal,
-        size: q.size,
-    };
-    let (size, goal) = goal_of(&state, &goal_query)?;
-    let (board, goal) = board_and_goal(&state, &q.board, size, goal).map_err(bad)?;
+    let (board, goal) = asked(&state, query?.0)?;
     let shared = state.clone();
     let found = tokio::task::spawn_blocking(move || {
         let table = shared.data.db.table_for("count", &goal)?;
@@ -407,12 +397,7 @@ async fn count(
         Ok::<_, DatabaseError>(distance.zip(count))
     })
     .await
-    .map_err(|_| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the server failed".into(),
-        )
-    })?
+    .map_err(failed)?
     .map_err(|e| database_error(&state, e, &goal))?;
     Ok(Json(CountRecord::new(&board, &goal, found)))
 }
@@ -543,7 +528,7 @@ async fn random(
         Ok(out)
     })
     .await
-    .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the server failed".into()))??;
+    .map_err(failed)??;
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
 }
 
@@ -558,12 +543,7 @@ async fn stats(
     let shared = state.clone();
     let table = tokio::task::spawn_blocking(move || shared.data.db.table_for("stats", &goal))
         .await
-        .map_err(|_| {
-            ApiError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the server failed".into(),
-            )
-        })?
+        .map_err(failed)?
         .map_err(|e| database_error(&state, e, &goal))?;
     Ok(Json(StatsRecord::new(&table)))
 }
@@ -603,12 +583,7 @@ async fn sizes(Shared(state): Shared<Arc<State>>) -> Result<Response, ApiError> 
         found
     })
     .await
-    .map_err(|_| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the server failed".into(),
-        )
-    })?;
+    .map_err(failed)?;
     Ok(Json(found).into_response())
 }
 
