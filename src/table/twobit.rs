@@ -20,7 +20,7 @@
 //! only after a gap), so vertical moves use the generator's incremental
 //! rank arithmetic without its 8-byte table of digits per tile order.
 //!
-//! The table it builds is byte for byte the one [`generate`](super::generate)
+//! The table it builds is byte for byte the one [`generate`](super::generate())
 //! builds.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -41,7 +41,7 @@ const CHUNK: usize = 1 << 10;
 
 /// Builds the full distance table for `goal` by the two-bit search,
 /// calling `on_layer` after each layer: the same table as
-/// [`generate`](super::generate), in about 3 bits of memory a board.
+/// [`generate`](super::generate()), in about 3 bits of memory a board.
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate, table::generate_two_bit};
