@@ -53,6 +53,32 @@ function startServer(data) {
 
 const movesLeft = (page) => page.locator("#left").textContent();
 
+/// Waits until the page shows a board of `cells` cells with a distance,
+/// and neither has changed for a second (no answer still on its way).
+async function settle(page, cells) {
+  const look = () =>
+    page.evaluate(() => [
+      document.querySelectorAll("#board .cell").length,
+      document.getElementById("left").textContent,
+      [...document.querySelectorAll("#board .tile")].map((t) => t.textContent).join(","),
+    ].join("|"));
+  const deadline = Date.now() + 20000;
+  let last = "";
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const now = await look();
+    const [n, left] = now.split("|");
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Number(n) === cells && /^\d+$/.test(left) && Date.now() - since >= 1000) {
+      return;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the page did not settle on a board of ${cells} cells: ${last}`);
+}
+
 async function waitForLeft(page, expected, what) {
   try {
     await page.waitForFunction(
@@ -194,10 +220,13 @@ async function main() {
     await page.screenshot({ path: join(shots, "5c-pasted-2x3.png") });
 
     // The 15-puzzle, over pattern databases.
+    // Switching the size draws a puzzle of its own: let it land (16 tiles
+    // and a distance) before asking for another, then let that one land.
     await page.locator("#size").selectOption("4x4");
+    await settle(page, 16);
     await page.locator("#difficulty").fill("12");
     await page.locator("#new").click();
-    await page.waitForFunction(() => /^\d+$/.test(document.getElementById("left").textContent));
+    await settle(page, 16);
     const left = Number(await movesLeft(page));
     check(left > 0 && left <= 12 && left % 2 === 0, `a 4x4 puzzle 12 moves scrambled is ${left} moves from the goal`);
     await page.locator(".tile.closer").first().click();
