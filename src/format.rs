@@ -42,6 +42,9 @@ pub enum Kind {
     /// Kind 3: the boards of a full table's rare layers, as indexes, kept
     /// beside the table to draw boards at rare distances.
     RareLayers,
+    /// Kind 4: a checkpoint of a full table's build, from which
+    /// [`build_file`](crate::table::build_file) goes on after a stop.
+    BuildCheckpoint,
 }
 
 impl Kind {
@@ -51,6 +54,7 @@ impl Kind {
             Kind::FullTable => 1,
             Kind::PatternDatabases => 2,
             Kind::RareLayers => 3,
+            Kind::BuildCheckpoint => 4,
         }
     }
 
@@ -60,6 +64,7 @@ impl Kind {
             1 => Some(Kind::FullTable),
             2 => Some(Kind::PatternDatabases),
             3 => Some(Kind::RareLayers),
+            4 => Some(Kind::BuildCheckpoint),
             _ => None,
         }
     }
@@ -71,6 +76,7 @@ impl fmt::Display for Kind {
             Kind::FullTable => "a full distance table",
             Kind::PatternDatabases => "a pattern databases file",
             Kind::RareLayers => "a list of a table's rare layers",
+            Kind::BuildCheckpoint => "a checkpoint of a table's build",
         })
     }
 }
@@ -248,21 +254,41 @@ fn bincode_config() -> impl bincode::config::Config {
 
 /// Lays out a whole file: header, metadata, zero padding, body.
 pub(crate) fn write<M: Serialize>(kind: Kind, encoding: u16, metadata: &M, body: &[u8]) -> Vec<u8> {
+    let mut out = head(
+        kind,
+        encoding,
+        metadata,
+        body.len() as u64,
+        crc32fast::hash(body),
+    );
+    out.extend_from_slice(body);
+    out
+}
+
+/// The bytes of a file before its body (header, metadata, padding), for
+/// a body written apart, of `body_len` bytes with CRC-32 `body_crc`.
+pub(crate) fn head<M: Serialize>(
+    kind: Kind,
+    encoding: u16,
+    metadata: &M,
+    body_len: u64,
+    body_crc: u32,
+) -> Vec<u8> {
     let meta = bincode::serde::encode_to_vec(metadata, bincode_config())
         .expect("metadata that slidedb made encodes");
     let metadata_offset = HEADER_LEN;
     let body_offset = (metadata_offset + meta.len()).next_multiple_of(BODY_ALIGN);
-    let mut out = Vec::with_capacity(body_offset + body.len());
+    let mut out = Vec::with_capacity(body_offset);
     out.extend_from_slice(&header_bytes(
         kind,
         encoding,
         &meta,
         body_offset as u64,
-        body,
+        body_len,
+        body_crc,
     ));
     out.extend_from_slice(&meta);
     out.resize(body_offset, 0);
-    out.extend_from_slice(body);
     out
 }
 
@@ -271,7 +297,8 @@ fn header_bytes(
     encoding: u16,
     meta: &[u8],
     body_offset: u64,
-    body: &[u8],
+    body_len: u64,
+    body_crc: u32,
 ) -> [u8; HEADER_LEN] {
     let mut b = [0u8; HEADER_LEN];
     b[0..8].copy_from_slice(&MAGIC);
@@ -284,8 +311,8 @@ fn header_bytes(
     b[24..32].copy_from_slice(&(HEADER_LEN as u64).to_le_bytes());
     b[32..40].copy_from_slice(&(meta.len() as u64).to_le_bytes());
     b[40..48].copy_from_slice(&body_offset.to_le_bytes());
-    b[48..56].copy_from_slice(&(body.len() as u64).to_le_bytes());
-    b[56..60].copy_from_slice(&crc32fast::hash(body).to_le_bytes());
+    b[48..56].copy_from_slice(&body_len.to_le_bytes());
+    b[56..60].copy_from_slice(&body_crc.to_le_bytes());
     let crc = crc32fast::hash(&b[..60]);
     b[60..64].copy_from_slice(&crc.to_le_bytes());
     b
@@ -312,7 +339,19 @@ pub(crate) fn read<M: DeserializeOwned>(
     kind: Kind,
     encoding: u16,
 ) -> Result<Frame<M>, TableError> {
-    let got = bytes.len() as u64;
+    read_head(bytes, bytes.len() as u64, kind, encoding)
+}
+
+/// Like [`read`], from the first bytes of a file of `file_len` bytes:
+/// `bytes` must reach the body (a file's first `HEADER_LEN +
+/// MAX_METADATA_LEN + BODY_ALIGN` bytes always do), and may stop there.
+pub(crate) fn read_head<M: DeserializeOwned>(
+    bytes: &[u8],
+    file_len: u64,
+    kind: Kind,
+    encoding: u16,
+) -> Result<Frame<M>, TableError> {
+    let got = file_len;
     let truncated = |expected: u64| TableError::Truncated { expected, got };
     if bytes.len() < 12 {
         if !MAGIC.starts_with(&bytes[..bytes.len().min(8)]) {
@@ -402,7 +441,11 @@ pub(crate) fn read<M: DeserializeOwned>(
     if got > end {
         return Err(TableError::TrailingBytes { expected: end, got });
     }
-    // From here every offset is within `bytes`, whose length fits usize.
+    if (bytes.len() as u64) < body_offset {
+        return Err(truncated(end));
+    }
+    // From here every offset up to the body is within `bytes`; the body's
+    // end is within the file, whose length fits usize when mapped.
     let meta_bytes = &bytes[HEADER_LEN..metadata_end as usize];
     let computed = crc32fast::hash(meta_bytes);
     if computed != metadata_crc {

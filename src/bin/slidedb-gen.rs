@@ -44,6 +44,22 @@ struct Args {
     /// add up to the tiles; any board up to 16 cells).
     #[arg(long, value_name = "SIZES")]
     pdb: Option<String>,
+    /// Build within this much memory (like 512M, 16G or 16GiB), by the
+    /// two-bit search to a file, resumably; it refuses before it starts
+    /// when the table needs more [default for boards over 12 cells: the
+    /// memory available].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    memory: Option<u64>,
+    /// With the two-bit search (--memory, or boards over 12 cells), write
+    /// a checkpoint at the end of the first layer this long after the
+    /// last (like 90s, 5m, or 0 for every layer); a build stopped at any
+    /// moment goes on from it when run again [default: 5m].
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    checkpoint_every: Option<std::time::Duration>,
+    /// With the two-bit search: write no checkpoints (faster, but a
+    /// stopped build starts over).
+    #[arg(long, conflicts_with = "checkpoint_every")]
+    no_checkpoints: bool,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
@@ -81,6 +97,47 @@ fn parse_threads(text: &str) -> Result<usize, String> {
         _ => Err(format!(
             "use 1 to {MAX_THREADS} threads (this machine has {cores} cores)"
         )),
+    }
+}
+
+/// `--memory SIZE`: bytes, with an optional K, M, G or T (powers of
+/// 1024; `GiB` and `GB` read the same).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(format!("{text:?}: write a size like 512M or 16G")),
+    };
+    let n: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?}: write a size like 512M or 16G"))?;
+    let bytes = n * (1u64 << shift) as f64;
+    if !(1.0..1.8e19).contains(&bytes) {
+        return Err(format!("{text:?}: the size must be at least 1 byte"));
+    }
+    Ok(bytes as u64)
+}
+
+/// `--checkpoint-every TIME`: seconds, with an optional s, m or h.
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let (number, scale) = match t.char_indices().last() {
+        Some((i, 's')) => (&t[..i], 1.0),
+        Some((i, 'm')) => (&t[..i], 60.0),
+        Some((i, 'h')) => (&t[..i], 3600.0),
+        _ => (t, 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if n >= 0.0 && n * scale < 1e9 => Ok(std::time::Duration::from_secs_f64(n * scale)),
+        _ => Err(format!("{text:?}: write a time like 90s, 5m or 0")),
     }
 }
 
@@ -191,6 +248,13 @@ fn run(args: &Args) -> Result<()> {
     if let Some(partition) = partition {
         return build_patterns(args, &pool, &goal, &partition, &out);
     }
+    let two_bit = goal.shape().cells() > slidedb::MAX_IN_MEMORY_CELLS
+        || args.memory.is_some()
+        || args.checkpoint_every.is_some()
+        || args.no_checkpoints;
+    if two_bit {
+        return build_to_file(args, &pool, &goal, &out);
+    }
     let start = Instant::now();
     if !args.quiet {
         say!(
@@ -235,6 +299,120 @@ fn run(args: &Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Builds the table by the two-bit search straight to `out`, resumably.
+fn build_to_file(
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    goal: &Board,
+    out: &std::path::Path,
+) -> Result<()> {
+    use slidedb::table::{BuildEvent, BuildOptions, build_file};
+    let start = Instant::now();
+    let options = BuildOptions::default()
+        .with_memory(args.memory)
+        .with_checkpoint_every(if args.no_checkpoints {
+            None
+        } else {
+            Some(
+                args.checkpoint_every
+                    .unwrap_or(std::time::Duration::from_secs(300)),
+            )
+        });
+    let quiet = args.quiet;
+    let states = goal.shape().states();
+    let progress = Progress::rate(quiet, states);
+    let threads = pool.current_num_threads();
+    let report = pool.install(|| {
+        build_file(goal, out, &options, |event| {
+            if quiet {
+                return;
+            }
+            match event {
+                BuildEvent::Planned(plan) => {
+                    let limit = match plan.memory_limit {
+                        Some((limit, what)) => format!(" (within {what}, {})", gb(limit)),
+                        None => String::new(),
+                    };
+                    let free = match plan.disk_free {
+                        Some(free) => format!(", {} free", gb(free)),
+                        None => String::new(),
+                    };
+                    progress.say(format!(
+                        "slidedb-gen: {} goal {goal} ({states} states) on {threads} threads, two-bit search: memory {} ({} distances + {} frontier){limit}; disk {} at the peak, {} more now{free}; the table {}",
+                        goal.shape(),
+                        gb(plan.memory),
+                        gb(plan.distances),
+                        gb(plan.frontier),
+                        gb(plan.disk_peak),
+                        gb(plan.disk_needed),
+                        gb(plan.file_len),
+                    ));
+                    if let Some(depth) = plan.resume_from {
+                        progress.say(format!(
+                            "slidedb-gen: going on from the checkpoint of layer {depth}: {}",
+                            plan.checkpoint.display()
+                        ));
+                    }
+                }
+                BuildEvent::Resumed { depth, total, took } => {
+                    progress.say(format!(
+                        "slidedb-gen: read the checkpoint of layer {depth} ({total} states) in {:.1} s",
+                        took.as_secs_f64()
+                    ));
+                    progress.restart_at(total);
+                }
+                BuildEvent::Layer(layer) => {
+                    let line = format!(
+                        "depth {:>3}: {:>12} states {:>12} total {:>9.3} s",
+                        layer.depth,
+                        layer.states,
+                        layer.total,
+                        layer.elapsed.as_secs_f64()
+                    );
+                    progress.report(line, layer.total, format!("depth {}", layer.depth));
+                }
+                BuildEvent::Checkpointed { depth, bytes, took } => progress.say(format!(
+                    "slidedb-gen: checkpoint of layer {depth}: {} in {:.1} s",
+                    gb(bytes),
+                    took.as_secs_f64()
+                )),
+                BuildEvent::Writing { bytes } => progress.say(format!(
+                    "slidedb-gen: searched in {:.1} s; writing the table ({})",
+                    start.elapsed().as_secs_f64(),
+                    gb(bytes)
+                )),
+                _ => {}
+            }
+        })
+    });
+    progress.finish();
+    let report = report.with_context(|| format!("cannot build {}", out.display()))?;
+    if !args.quiet {
+        say!(
+            "slidedb-gen: {} states, max distance {}, total {:.1} s{}; wrote {} ({} bytes)",
+            report.layers.iter().sum::<u64>(),
+            report.layers.len() - 1,
+            start.elapsed().as_secs_f64(),
+            match report.resumed_from {
+                Some(d) => format!(" (this run, from the checkpoint of layer {d})"),
+                None => String::new(),
+            },
+            out.display(),
+            report.bytes
+        );
+    }
+    Ok(())
+}
+
+/// Bytes in GB (10^9), to one decimal; small sizes in MB or bytes.
+fn gb(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b => format!("{b} bytes"),
+    }
 }
 
 /// Builds the pattern databases of `partition` toward `goal` and writes
@@ -343,6 +521,38 @@ impl Progress {
             bar
         });
         Progress { bar }
+    }
+
+    /// A bar over `states` with the rate and the time left.
+    fn rate(quiet: bool, states: u64) -> Progress {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(states);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40.cyan/blue} {percent:>3}% {human_pos}/{human_len} states {per_sec} {msg} [{elapsed}, {eta} left]",
+                )
+                .expect("a valid template"),
+            );
+            bar
+        });
+        Progress { bar }
+    }
+
+    /// Prints a line above the bar.
+    fn say(&self, line: String) {
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => say!("{line}"),
+        }
+    }
+
+    /// Moves the bar to `position` without counting the jump in its rate
+    /// (a resumed build's states were reached by an earlier run).
+    fn restart_at(&self, position: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(position);
+            bar.reset_eta();
+        }
     }
 
     /// Prints `line`, and moves the bar to `position` with `message`.

@@ -55,6 +55,12 @@ pub(crate) fn write(metadata: &Metadata, body: &[u8]) -> Vec<u8> {
     format::write(Kind::FullTable, ENCODING_MOD3, metadata, body)
 }
 
+/// The bytes of a table file before its body, for a body of `body_len`
+/// bytes with CRC-32 `body_crc` written apart.
+pub(crate) fn head(metadata: &Metadata, body_len: u64, body_crc: u32) -> Vec<u8> {
+    format::head(Kind::FullTable, ENCODING_MOD3, metadata, body_len, body_crc)
+}
+
 /// Checks a table's bytes in time independent of the body's size: the
 /// frame, then the metadata against itself and the body's length.
 pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {

@@ -37,21 +37,31 @@ use crate::board::{Board, MAX_CELLS, Shape};
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
-use super::{MAX_HARDEST, MAX_TABLE_CELLS, Table, assemble};
+use super::{MAX_HARDEST, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, Table, assemble};
 
 /// Why a table could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GenerateError {
-    /// The board is too big for a full table.
+    /// The board is too big for a full table built in memory.
     #[error(
-        "a full table of {shape} would hold {states} states; full tables go up to {MAX_TABLE_CELLS} cells"
+        "a full table of {shape} would hold {states} states; full tables are built in memory up to {MAX_IN_MEMORY_CELLS} cells, and to a file (table::build_file, slidedb-gen) up to {MAX_TABLE_CELLS}"
     )]
     TooLarge {
         /// The shape asked for.
         shape: Shape,
         /// Its state count.
         states: u64,
+    },
+    /// The search's memory could not be had.
+    #[error(
+        "cannot reserve {bytes} bytes for the search: {why}; free memory, or build a smaller table"
+    )]
+    Memory {
+        /// The bytes asked for.
+        bytes: u64,
+        /// What the system said.
+        why: String,
     },
 }
 
@@ -155,7 +165,7 @@ fn search(
     mut visit: impl FnMut(&Frontier) -> ControlFlow<()>,
 ) -> Result<Option<Finished>, GenerateError> {
     let shape = class.goal().shape();
-    if shape.cells() > MAX_TABLE_CELLS {
+    if shape.cells() > MAX_IN_MEMORY_CELLS {
         return Err(GenerateError::TooLarge {
             shape,
             states: shape.states(),

@@ -7,6 +7,7 @@
 //! holds, every goal of the class: [`Table::solve_toward_into`] answers
 //! toward any of them.
 
+mod build;
 mod file;
 mod generate;
 mod layers;
@@ -15,6 +16,10 @@ mod twobit;
 
 use std::path::Path;
 
+pub use build::{
+    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, build_file,
+    plan_build, work_files,
+};
 pub use file::{ENCODING_MOD3, MAX_HARDEST};
 pub use generate::{GenerateError, Layer, generate};
 pub use layers::RareLayers;
@@ -28,8 +33,13 @@ use crate::solution::{Solution, SolveError, check_shape};
 use crate::store::map_file;
 use crate::symmetry::GoalClass;
 
-/// The most cells a full table is built for (3×4: 239,500,800 states).
-pub const MAX_TABLE_CELLS: usize = 12;
+/// The most cells a full table has (2×7: 43,589,145,600 states, a
+/// 10.9 GB file), built to a file by [`build_file`].
+pub const MAX_TABLE_CELLS: usize = 14;
+
+/// The most cells a full table is built for in memory, by [`generate()`]
+/// (3×4: 239,500,800 states, a 60 MB table).
+pub const MAX_IN_MEMORY_CELLS: usize = 12;
 
 /// A distance table over every board that can reach one goal: for each
 /// [`Index`], the board's distance to the goal mod 3, in 2 bits.
@@ -533,7 +543,13 @@ pub(crate) fn assemble(
     hardest: &[Board],
     body: &[u8],
 ) -> Table<Vec<u8>> {
-    let metadata = file::Metadata {
+    let metadata = metadata(class, layers, hardest);
+    Table::new(file::write(&metadata, body)).expect("a generated table is valid")
+}
+
+/// The metadata of a finished search toward `class`'s canonical goal.
+pub(crate) fn metadata(class: &GoalClass, layers: Vec<u64>, hardest: &[Board]) -> file::Metadata {
+    file::Metadata {
         generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
         goals: crate::goals::Goals::new(class),
         states: class.goal().shape().states(),
@@ -544,6 +560,5 @@ pub(crate) fn assemble(
             .take(MAX_HARDEST)
             .map(|b| b.tiles().collect())
             .collect(),
-    };
-    Table::new(file::write(&metadata, body)).expect("a generated table is valid")
+    }
 }

@@ -1,31 +1,52 @@
 //! The two-bit search: a generator whose memory is the finished table
-//! itself plus one bit a board, the layout planned for tables past 12
-//! cells (`docs/segmented-generator-plan.md`).
+//! itself plus one bit a board, the search that builds tables past 12
+//! cells (2×7: 43.6 G boards) and, through [`build_file`](super::build_file),
+//! resumably.
 //!
-//! The residues are kept where the table's body keeps them (index
-//! `blank × per_blank + h`, 2 bits an entry), with entry 3 for a board
-//! not reached yet, so no separate "reached" plane is needed. The frontier
-//! is one bitset per blank cell: the graph is bipartite, so layer d has
-//! every blank on one colour of the checkerboard and layer d + 1 on the
-//! other, and each cell's bitset serves every other layer (expanded as
-//! layer d, cleared, then filled again as layer d + 2). Memory: 2 bits
-//! (residues) + 1 bit (frontier) a board; for 2×7, 10.9 GB + 5.4 GB.
+//! # Memory
 //!
-//! Each layer is one parallel pass over the frontier's set bits: a move
-//! whose target entry still reads 3 claims it with one atomic `fetch_and`
-//! (every thread writes the same residue, so the first one counts it) and
-//! sets the target's frontier bit with a `fetch_or`. The pass walks the
-//! tile orders `h` in increasing order, all source cells at once, and
-//! carries the Lehmer digits of `h` along as an odometer (a fresh start
-//! only after a gap), so vertical moves use the generator's incremental
-//! rank arithmetic without its 8-byte table of digits per tile order.
+//! Resident per board: 2 bits of distance and 1 bit of frontier; for
+//! 2×7, 10.9 GB + 5.4 GB = 16.3 GB, and nothing per state beyond that.
+//!
+//! - The distances are kept where the table's body keeps them (index
+//!   `blank × per_blank + h`, 2 bits an entry), but as `residue ^ 3`, so a
+//!   zeroed page is "not reached yet" and the 10.9 GB need no first pass
+//!   to fill them; the body is written out with the bits flipped back.
+//! - The frontier is one bitset per blank cell (`per_blank` bits, 389 MB
+//!   on 2×7). The graph is bipartite: layer d has every blank on one
+//!   colour of the checkerboard and layer d + 1 on the other, so each
+//!   cell's bitset serves every other layer (expanded as layer d, cleared,
+//!   then filled again as layer d + 2).
+//!
+//! Both live in anonymous memory maps, with transparent huge pages asked
+//! for: a board's vertical neighbour lies anywhere in the 10.9 GB, and
+//! 4 KiB pages would make most of those visits a TLB miss as well.
+//!
+//! # A layer
+//!
+//! Expanding layer d is two passes, each parallel:
+//!
+//! 1. Horizontal moves keep the tile order `h`: a target cell's new
+//!    boards are its neighbours' frontier words, masked by its own
+//!    entries not yet reached, 64 boards at a time (word operations; each
+//!    target word is written by one task, so no atomics are needed).
+//! 2. Vertical moves change `h` by a rotation of a row's tiles. The pass
+//!    walks the frontier's tile orders in increasing order, carries their
+//!    Lehmer digits along as an odometer (the generator's incremental
+//!    rank arithmetic without its 8-byte table of digits per tile order),
+//!    and claims each target with an atomic `fetch_or` (the first claimer
+//!    counts it). Targets are computed a batch at a time and prefetched
+//!    before any is claimed, so a core waits for many cache misses at
+//!    once instead of one after another.
 //!
 //! The table it builds is byte for byte the one [`generate`](super::generate())
-//! builds.
+//! builds: an entry is written once, by the layer that first reaches it.
 
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
+use memmap2::MmapMut;
 use rayon::prelude::*;
 
 use crate::board::{Adjacency, Board, Move};
@@ -33,14 +54,16 @@ use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
 use super::generate::Search;
-use super::{GenerateError, Layer, MAX_HARDEST, MAX_TABLE_CELLS, Table, assemble};
+use super::{GenerateError, Layer, MAX_HARDEST, MAX_IN_MEMORY_CELLS, Table, assemble};
 
-/// Frontier words (of every source cell at once) a rayon task takes at a
-/// time.
+/// Frontier words a rayon task takes at a time.
 const CHUNK: usize = 1 << 10;
 
-/// Builds the full distance table for `goal` by the two-bit search,
-/// calling `on_layer` after each layer: the same table as
+/// Vertical targets computed and prefetched before any is claimed.
+const BATCH: usize = 32;
+
+/// Builds the full distance table for `goal` by the two-bit search, in
+/// memory, calling `on_layer` after each layer: the same table as
 /// [`generate`](super::generate()), in about 3 bits of memory a board.
 ///
 /// ```
@@ -54,72 +77,306 @@ pub fn generate_two_bit(
     mut on_layer: impl FnMut(&Layer),
 ) -> Result<Table<Vec<u8>>, GenerateError> {
     let shape = goal.shape();
-    if shape.cells() > MAX_TABLE_CELLS {
+    if shape.cells() > MAX_IN_MEMORY_CELLS {
         return Err(GenerateError::TooLarge {
             shape,
             states: shape.states(),
         });
     }
-    let start = Instant::now();
     let class = GoalClass::of(goal);
-    let canonical = *class.canonical();
-    // The search runs toward the canonical goal, maybe of the transposed
-    // shape.
-    let shape = canonical.shape();
-    let indexer = Indexer::new(&canonical);
-    let adjacency = Adjacency::new(shape);
-    // The rank arithmetic of vertical moves, without its table of digits.
-    let search = Search::new(&indexer, false);
-    let cells = shape.cells();
-    let per_blank = indexer.per_blank();
-    let states = indexer.len();
-    // Every entry 3 (not reached), the spare ones of the last word too.
-    let residues: Vec<AtomicU64> = (0..states.div_ceil(32))
-        .map(|_| AtomicU64::new(u64::MAX))
-        .collect();
-    let words = per_blank.div_ceil(64) as usize;
-    let frontier: Vec<Vec<AtomicU64>> = (0..cells)
-        .map(|_| (0..words).map(|_| AtomicU64::new(0)).collect())
-        .collect();
-    let colour = |cell: usize| (cell / shape.cols() + cell % shape.cols()) % 2;
-    let root = indexer.rank_unchecked(&canonical).0;
-    claim(&residues, root, 0);
-    let (root_cell, root_h) = ((root / per_blank) as usize, root % per_blank);
-    frontier[root_cell][(root_h / 64) as usize].fetch_or(1 << (root_h % 64), Relaxed);
-    let mut layers = vec![1u64];
-    on_layer(&Layer {
-        depth: 0,
-        states: 1,
-        total: 1,
-        elapsed: start.elapsed(),
-    });
-    let mut total = 1;
-    let mut depth = 0u32;
-    loop {
-        // Layer `depth` has its blank on `here`'s colour; the next layer's
-        // bitsets (the other colour) held layer depth − 1: clear them.
-        let here = colour(root_cell) ^ (depth as usize % 2);
-        for cell in (0..cells).filter(|&c| colour(c) != here) {
-            frontier[cell].par_iter().for_each(|w| w.store(0, Relaxed));
+    let indexer = Indexer::new(class.canonical());
+    let mut search = TwoBit::new(&indexer, class.canonical())?;
+    on_layer(&search.last_layer());
+    while search.expand() {
+        on_layer(&search.last_layer());
+    }
+    let mut body = Vec::with_capacity(search.body_len() as usize);
+    search
+        .write_body(&mut body)
+        .expect("writing to a Vec cannot fail");
+    Ok(assemble(
+        &class,
+        search.layers().to_vec(),
+        &search.hardest(),
+        &body,
+    ))
+}
+
+/// The bytes the two-bit search keeps resident for a table of `states`
+/// boards over `cells` blank cells: the distances (2 bits a board, in
+/// whole words) and one frontier bitset per cell (1 bit a board).
+pub(crate) fn resident_bytes(cells: usize, per_blank: u64) -> (u64, u64) {
+    let states = cells as u64 * per_blank;
+    let residues = states.div_ceil(32) * 8;
+    let frontier = cells as u64 * per_blank.div_ceil(64) * 8;
+    (residues, frontier)
+}
+
+/// Zeroed anonymous memory seen as 64-bit atomic words.
+pub(crate) struct Words {
+    map: MmapMut,
+    len: usize,
+}
+
+impl Words {
+    /// `len` zeroed words, backed by huge pages where the kernel gives them.
+    pub(crate) fn zeroed(len: usize) -> io::Result<Words> {
+        let bytes = len
+            .max(1)
+            .checked_mul(8)
+            .ok_or(io::ErrorKind::OutOfMemory)?;
+        let map = MmapMut::map_anon(bytes)?;
+        #[cfg(target_os = "linux")]
+        {
+            // Only a hint: without huge pages the search is slower, not wrong.
+            let _ = map.advise(memmap2::Advice::HugePage);
         }
-        let next = (depth + 1) % 3;
-        let sources: Vec<usize> = (0..cells).filter(|&c| colour(c) == here).collect();
-        let found: u64 = (0..words)
+        Ok(Words { map, len })
+    }
+
+    /// The words, for concurrent use.
+    #[inline]
+    pub(crate) fn atomics(&self) -> &[AtomicU64] {
+        // SAFETY: the map is page-aligned, at least `len * 8` bytes long
+        // and lives as long as `self`; `AtomicU64` has the size and
+        // alignment of `u64`, and every bit pattern is a valid value. The
+        // only other view, `bytes_mut`, needs `&mut self`, so the two
+        // never overlap in time.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU64>(), self.len) }
+    }
+
+    /// The words' bytes (little-endian words on every machine this
+    /// compiles for: see [`TwoBit::write_body`]).
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.map[..self.len * 8]
+    }
+
+    /// The words' bytes, to fill them.
+    pub(crate) fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.map[..self.len * 8]
+    }
+}
+
+/// The state of a two-bit search between layers.
+pub(crate) struct TwoBit<'a> {
+    search: Search<'a>,
+    indexer: &'a Indexer,
+    adjacency: Adjacency,
+    /// `residue ^ 3` per board, 32 a word; 0 = not reached.
+    residues: Words,
+    /// One bitset per blank cell, `words` words each.
+    frontier: Words,
+    words: usize,
+    per_blank: u64,
+    cells: usize,
+    cols: usize,
+    /// The colour of the goal's blank cell: layer d's blanks have colour
+    /// `root_colour ^ (d % 2)`.
+    root_colour: usize,
+    layers: Vec<u64>,
+    start: Instant,
+}
+
+impl<'a> TwoBit<'a> {
+    /// A search toward `goal` (the goal `indexer` was made for), with
+    /// layer 0 (the goal) done.
+    pub(crate) fn new(indexer: &'a Indexer, goal: &Board) -> Result<TwoBit<'a>, GenerateError> {
+        let mut search = TwoBit::empty(indexer, goal)?;
+        let root = indexer.rank_unchecked(goal).0;
+        let (cell, h) = ((root / search.per_blank) as usize, root % search.per_blank);
+        search.residues.atomics()[(root / 32) as usize].store(3 << (2 * (root % 32)), Relaxed);
+        search.frontier.atomics()[cell * search.words + (h / 64) as usize]
+            .store(1 << (h % 64), Relaxed);
+        search.layers.push(1);
+        Ok(search)
+    }
+
+    /// A search with nothing reached, to be filled by
+    /// [`TwoBit::restore`].
+    fn empty(indexer: &'a Indexer, goal: &Board) -> Result<TwoBit<'a>, GenerateError> {
+        let shape = indexer.shape();
+        let (cells, per_blank) = (shape.cells(), indexer.per_blank());
+        let (residue_bytes, frontier_bytes) = resident_bytes(cells, per_blank);
+        let memory = |e: io::Error| GenerateError::Memory {
+            bytes: residue_bytes + frontier_bytes,
+            why: e.to_string(),
+        };
+        let words = per_blank.div_ceil(64) as usize;
+        let root_cell = goal.blank();
+        Ok(TwoBit {
+            search: Search::new(indexer, false),
+            indexer,
+            adjacency: Adjacency::new(shape),
+            residues: Words::zeroed((residue_bytes / 8) as usize).map_err(memory)?,
+            frontier: Words::zeroed((frontier_bytes / 8) as usize).map_err(memory)?,
+            words,
+            per_blank,
+            cells,
+            cols: shape.cols(),
+            root_colour: (root_cell / shape.cols() + root_cell % shape.cols()) % 2,
+            layers: Vec::new(),
+            start: Instant::now(),
+        })
+    }
+
+    /// A cell's colour on the checkerboard.
+    #[inline]
+    fn colour(&self, cell: usize) -> usize {
+        (cell / self.cols + cell % self.cols) % 2
+    }
+
+    /// The cells whose blank layer `depth`'s boards have.
+    fn cells_of_layer(&self, depth: u32) -> Vec<usize> {
+        let want = self.root_colour ^ (depth as usize % 2);
+        (0..self.cells)
+            .filter(|&c| self.colour(c) == want)
+            .collect()
+    }
+
+    /// The layer counts so far.
+    pub(crate) fn layers(&self) -> &[u64] {
+        &self.layers
+    }
+
+    /// The deepest layer done.
+    pub(crate) fn depth(&self) -> u32 {
+        self.layers.len() as u32 - 1
+    }
+
+    /// The deepest layer done, as an event.
+    pub(crate) fn last_layer(&self) -> Layer {
+        Layer {
+            depth: self.depth(),
+            states: *self.layers.last().expect("layer 0 is always done"),
+            total: self.layers.iter().sum(),
+            elapsed: self.start.elapsed(),
+        }
+    }
+
+    /// The frontier bitset of `cell`.
+    fn bitset(&self, cell: usize) -> &[AtomicU64] {
+        &self.frontier.atomics()[cell * self.words..(cell + 1) * self.words]
+    }
+
+    /// Expands the deepest layer: whether it reached any new board (if
+    /// not, the search is over and nothing changed).
+    pub(crate) fn expand(&mut self) -> bool {
+        let depth = self.depth();
+        let sources = self.cells_of_layer(depth);
+        let targets = self.cells_of_layer(depth + 1);
+        // The targets' bitsets held layer depth − 1.
+        for &cell in &targets {
+            self.bitset(cell)
+                .par_iter()
+                .with_min_len(1 << 12)
+                .for_each(|w| w.store(0, Relaxed));
+        }
+        // Stored as residue ^ 3.
+        let stored = 3 ^ ((depth + 1) % 3) as u64;
+        let found =
+            self.expand_horizontal(&targets, stored) + self.expand_vertical(&sources, stored);
+        if found == 0 {
+            // The next layer's bitsets are empty: the layer stays whole.
+            return false;
+        }
+        self.layers.push(found);
+        true
+    }
+
+    /// Pass 1: the boards a horizontal move reaches, a word of 64 tile
+    /// orders at a time per target cell.
+    fn expand_horizontal(&self, targets: &[usize], stored: u64) -> u64 {
+        let words = self.words;
+        let chunks = words.div_ceil(CHUNK);
+        let residues = self.residues.atomics();
+        // Whole words of entries per cell: a cell's 64 tile orders are two
+        // residue words.
+        let aligned = self.per_blank.is_multiple_of(64);
+        (0..targets.len() * chunks)
+            .into_par_iter()
+            .map(|task| {
+                let target = targets[task / chunks];
+                let first = (task % chunks) * CHUNK;
+                let sources: Vec<&[AtomicU64]> = self
+                    .adjacency
+                    .from(target)
+                    .iter()
+                    .filter(|(mv, _)| matches!(mv, Move::Left | Move::Right))
+                    .map(|&(_, from)| self.bitset(from as usize))
+                    .collect();
+                let into = self.bitset(target);
+                let base = target as u64 * self.per_blank;
+                let mut found = 0;
+                for w in first..(first + CHUNK).min(words) {
+                    let arriving = sources.iter().fold(0, |acc, s| acc | s[w].load(Relaxed));
+                    if arriving == 0 {
+                        continue;
+                    }
+                    if !aligned {
+                        let mut bits = arriving;
+                        while bits != 0 {
+                            let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                            bits &= bits - 1;
+                            if claim(residues, base + h, stored) {
+                                found += 1;
+                                into[w].fetch_or(1 << (h % 64), Relaxed);
+                            }
+                        }
+                        continue;
+                    }
+                    let at = ((base + (w * 64) as u64) / 32) as usize;
+                    let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
+                    let open = compact(unreached(low)) | compact(unreached(high)) << 32;
+                    let new = arriving & open;
+                    if new == 0 {
+                        continue;
+                    }
+                    // This task alone writes these words in this pass.
+                    residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
+                    residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
+                    into[w].store(new, Relaxed);
+                    found += new.count_ones() as u64;
+                }
+                found
+            })
+            .sum()
+    }
+
+    /// Pass 2: the boards a vertical move reaches.
+    fn expand_vertical(&self, sources: &[usize], stored: u64) -> u64 {
+        let words = self.words;
+        let residues = self.residues.atomics();
+        let frontier = self.frontier.atomics();
+        let search = &self.search;
+        let per_blank = self.per_blank;
+        let sources: Vec<usize> = sources
+            .iter()
+            .copied()
+            .filter(|&c| search.verticals(c).next().is_some())
+            .collect();
+        if sources.is_empty() {
+            return 0;
+        }
+        (0..words)
             .into_par_iter()
             .step_by(CHUNK)
             .map(|first| {
                 let mut found = 0;
+                let mut batch = Batch::default();
                 // The odometer: the digits of tile order `at`.
                 let mut at = u64::MAX;
                 let mut digits = 0;
+                let mut here = [0u64; crate::board::MAX_CELLS];
                 for w in first..(first + CHUNK).min(words) {
-                    let any = sources
-                        .iter()
-                        .fold(0, |acc, &c| acc | frontier[c][w].load(Relaxed));
-                    let mut bits = any;
-                    while bits != 0 {
-                        let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
-                        bits &= bits - 1;
+                    let mut any = 0;
+                    for (i, &cell) in sources.iter().enumerate() {
+                        here[i] = frontier[cell * words + w].load(Relaxed);
+                        any |= here[i];
+                    }
+                    while any != 0 {
+                        let bit = any.trailing_zeros();
+                        any &= any - 1;
+                        let h = (w * 64) as u64 + bit as u64;
                         // A short step forward is cheaper than a fresh start.
                         if at <= h && h - at <= 64 {
                             while at < h {
@@ -130,84 +387,250 @@ pub fn generate_two_bit(
                             digits = search.digits_at(h);
                             at = h;
                         }
-                        let stored = search.with_parity(digits);
-                        for &cell in &sources {
-                            if frontier[cell][w].load(Relaxed) >> (h % 64) & 1 == 0 {
+                        let with_parity = search.with_parity(digits);
+                        for (i, &cell) in sources.iter().enumerate() {
+                            if here[i] >> bit & 1 == 0 {
                                 continue;
                             }
-                            let mut reach = |to_cell: usize, to_h: u64| {
-                                let to = to_cell as u64 * per_blank + to_h;
-                                if claim(&residues, to, next) {
-                                    found += 1;
-                                    frontier[to_cell][(to_h / 64) as usize]
-                                        .fetch_or(1 << (to_h % 64), Relaxed);
-                                }
-                            };
-                            for &(mv, target) in adjacency.from(cell) {
-                                if matches!(mv, Move::Left | Move::Right) {
-                                    reach(target as usize, h);
-                                }
-                            }
                             for v in search.verticals(cell) {
-                                reach(v.to, search.vertical(h, stored, v));
+                                let to =
+                                    v.to as u64 * per_blank + search.vertical(h, with_parity, v);
+                                prefetch(&residues[(to / 32) as usize]);
+                                batch.push(to);
+                                if batch.len == BATCH {
+                                    found += self.claim_all(&mut batch, stored);
+                                }
                             }
                         }
                     }
                 }
-                found
+                found + self.claim_all(&mut batch, stored)
             })
-            .sum();
-        if found == 0 {
-            break;
-        }
-        depth += 1;
-        total += found;
-        layers.push(found);
-        on_layer(&Layer {
-            depth,
-            states: found,
-            total,
-            elapsed: start.elapsed(),
-        });
+            .sum()
     }
-    debug_assert_eq!(total, states);
-    // The last layer, first in index order: as `generate` lists them.
-    let last = colour(root_cell) ^ (depth as usize % 2);
-    let mut hardest = Vec::new();
-    'cells: for cell in (0..cells).filter(|&c| colour(c) == last) {
-        for (w, word) in frontier[cell].iter().enumerate() {
-            let mut bits = word.load(Relaxed);
-            while bits != 0 {
-                if hardest.len() == MAX_HARDEST {
-                    break 'cells;
-                }
-                let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
-                bits &= bits - 1;
-                let index = Index(cell as u64 * per_blank + h);
-                hardest.push(indexer.unrank(index).expect("a frontier bit is a board"));
+
+    /// Claims a batch of vertical targets (already prefetched), setting
+    /// the frontier bits of those this thread reached first.
+    #[inline]
+    fn claim_all(&self, batch: &mut Batch, stored: u64) -> u64 {
+        let residues = self.residues.atomics();
+        let frontier = self.frontier.atomics();
+        let mut found = 0;
+        let mut claimed = [0u64; BATCH];
+        let mut n = 0;
+        for &to in &batch.targets[..batch.len] {
+            if claim(residues, to, stored) {
+                let (cell, h) = (to / self.per_blank, to % self.per_blank);
+                let word = cell as usize * self.words + (h / 64) as usize;
+                prefetch(&frontier[word]);
+                claimed[n] = to;
+                n += 1;
             }
         }
+        for &to in &claimed[..n] {
+            let (cell, h) = (to / self.per_blank, to % self.per_blank);
+            let word = cell as usize * self.words + (h / 64) as usize;
+            frontier[word].fetch_or(1 << (h % 64), Relaxed);
+            found += 1;
+        }
+        batch.len = 0;
+        found
     }
-    drop(frontier);
-    let mut body: Vec<u8> = residues
-        .into_iter()
-        .flat_map(|w| w.into_inner().to_le_bytes())
-        .collect();
-    body.truncate(states.div_ceil(4) as usize);
-    Ok(assemble(&class, layers, &hardest, &body))
+
+    /// The first [`MAX_HARDEST`] boards of the deepest layer, in index
+    /// order (as [`generate`](super::generate()) lists them).
+    pub(crate) fn hardest(&self) -> Vec<Board> {
+        let mut hardest = Vec::new();
+        for cell in self.cells_of_layer(self.depth()) {
+            for (w, word) in self.bitset(cell).iter().enumerate() {
+                let mut bits = word.load(Relaxed);
+                while bits != 0 {
+                    if hardest.len() == MAX_HARDEST {
+                        return hardest;
+                    }
+                    let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    let index = Index(cell as u64 * self.per_blank + h);
+                    hardest.push(
+                        self.indexer
+                            .unrank(index)
+                            .expect("a frontier bit is a board"),
+                    );
+                }
+            }
+        }
+        hardest
+    }
+
+    /// The table's body length: 2 bits a board.
+    pub(crate) fn body_len(&self) -> u64 {
+        self.indexer.len().div_ceil(4)
+    }
+
+    /// Writes the table's body (entries `residue`, `3` for no board), in
+    /// pieces of a few MB.
+    pub(crate) fn write_body(&self, out: &mut impl Write) -> io::Result<()> {
+        const PIECE: usize = 1 << 22;
+        let mut left = self.body_len() as usize;
+        let mut piece = vec![0u8; PIECE];
+        for words in self.residues.bytes().chunks(PIECE) {
+            let n = words.len().min(left);
+            for (to, from) in piece[..n].iter_mut().zip(words) {
+                *to = from ^ 0xFF;
+            }
+            out.write_all(&piece[..n])?;
+            left -= n;
+            if left == 0 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The pieces a checkpoint holds: the distances, and the bitsets of
+    /// the deepest layer's cells, in cell order.
+    pub(crate) fn checkpoint_pieces(&self) -> Vec<&[u8]> {
+        let mut pieces = vec![self.residues.bytes()];
+        let bytes = self.frontier.bytes();
+        let len = self.words * 8;
+        for cell in self.cells_of_layer(self.depth()) {
+            pieces.push(&bytes[cell * len..(cell + 1) * len]);
+        }
+        pieces
+    }
+
+    /// The total length of [`TwoBit::checkpoint_pieces`] at layer `depth`
+    /// of a search of `indexer` (each colour has its own count of cells)
+    /// toward `goal`).
+    pub(crate) fn checkpoint_len(indexer: &Indexer, goal: &Board, depth: u32) -> u64 {
+        let shape = indexer.shape();
+        let (residues, frontier) = resident_bytes(shape.cells(), indexer.per_blank());
+        let per_cell = frontier / shape.cells() as u64;
+        let root = goal.blank() as u64;
+        let colour = |c: u64| (c as usize / shape.cols() + c as usize % shape.cols()) % 2;
+        let want = colour(root) ^ (depth as usize % 2);
+        let cells = (0..shape.cells() as u64)
+            .filter(|&c| colour(c) == want)
+            .count() as u64;
+        residues + cells * per_cell
+    }
+
+    /// A search at layer `layers.len() − 1`, its pieces read by `fill`
+    /// (in the order of [`TwoBit::checkpoint_pieces`]).
+    pub(crate) fn restore(
+        indexer: &'a Indexer,
+        goal: &Board,
+        layers: Vec<u64>,
+        fill: impl FnOnce(Vec<&mut [u8]>) -> io::Result<()>,
+    ) -> Result<io::Result<TwoBit<'a>>, GenerateError> {
+        let mut search = TwoBit::empty(indexer, goal)?;
+        search.layers = layers;
+        let cells = search.cells_of_layer(search.depth());
+        let len = search.words * 8;
+        let mut pieces: Vec<&mut [u8]> = vec![search.residues.bytes_mut()];
+        let mut rest = search.frontier.bytes_mut();
+        let mut next = 0;
+        for cell in cells {
+            let (_, tail) = rest.split_at_mut((cell - next) * len);
+            let (piece, tail) = tail.split_at_mut(len);
+            pieces.push(piece);
+            rest = tail;
+            next = cell + 1;
+        }
+        Ok(fill(pieces).map(|()| search))
+    }
 }
 
-/// Sets entry `index` to `residue` if it still reads 3 (not reached);
-/// whether this call did (the first of racing threads).
+/// A run of vertical targets, as indexes.
+struct Batch {
+    targets: [u64; BATCH],
+    len: usize,
+}
+
+impl Default for Batch {
+    fn default() -> Batch {
+        Batch {
+            targets: [0; BATCH],
+            len: 0,
+        }
+    }
+}
+
+impl Batch {
+    #[inline]
+    fn push(&mut self, to: u64) {
+        self.targets[self.len] = to;
+        self.len += 1;
+    }
+}
+
+/// Asks the cache for the line of `word`, which is about to be written.
+#[inline(always)]
+fn prefetch(word: &AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and cannot fault; the pointer is
+    // valid anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (word as *const AtomicU64).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
+/// Bit 2j set where entry j of a word of entries is 0 (not reached).
 #[inline]
-fn claim(residues: &[AtomicU64], index: u64, residue: u32) -> bool {
+fn unreached(word: u64) -> u64 {
+    !(word | word >> 1) & 0x5555_5555_5555_5555
+}
+
+/// The even bits of `x`, packed into the low 32.
+#[inline]
+fn compact(mut x: u64) -> u64 {
+    x &= 0x5555_5555_5555_5555;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+    (x | x >> 16) & 0x0000_0000_FFFF_FFFF
+}
+
+/// The low 32 bits of `x`, spread to the even bits.
+#[inline]
+fn spread(mut x: u64) -> u64 {
+    x &= 0xFFFF_FFFF;
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
+}
+
+/// Sets entry `index` to `stored` (a residue ^ 3, never 0) if it still
+/// reads 0 (not reached); whether this call did (the first of racing
+/// threads).
+#[inline]
+fn claim(residues: &[AtomicU64], index: u64, stored: u64) -> bool {
     let word = &residues[(index / 32) as usize];
     let shift = 2 * (index % 32);
-    if (word.load(Relaxed) >> shift) & 3 != 3 {
+    if (word.load(Relaxed) >> shift) & 3 != 0 {
         return false;
     }
-    // 3 is 0b11: clearing the bits `residue` lacks writes it.
-    let clear = ((3 ^ residue as u64) & 3) << shift;
-    let before = word.fetch_and(!clear, Relaxed);
-    (before >> shift) & 3 == 3
+    let before = word.fetch_or(stored << shift, Relaxed);
+    (before >> shift) & 3 == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_and_spread_are_inverse() {
+        let x = 0x1234_5678_9ABC_DEF0u64 & 0xFFFF_FFFF;
+        assert_eq!(compact(spread(x)), x);
+        assert_eq!(spread(0b101), 0b1_0001);
+        // Entries 0 and 2 of 0b11_00_01_00 are 0.
+        assert_eq!(compact(unreached(0b1100_0100)) & 0xF, 0b0101);
+    }
 }

@@ -1,0 +1,767 @@
+//! Building a full table straight to a file, resumably: the two-bit
+//! search ([`twobit`](super::twobit)) with a plan of its memory and disk,
+//! checkpoints, and a body streamed to disk. This is how tables past 12
+//! cells are built (2×7: 43.6 G boards, a 10.9 GB file), and any smaller
+//! one can be built the same way.
+//!
+//! # Memory
+//!
+//! Resident for the whole build, per board: 2 bits of distance and 1 bit
+//! of frontier (see [`BuildPlan::memory`]). For 2×7 that is 10.9 GB +
+//! 5.4 GB = 16.3 GB; the build refuses to start when its memory limit
+//! ([`BuildOptions::memory`], else the memory the system says is
+//! available) is smaller.
+//!
+//! # Work files, beside the output `NAME`
+//!
+//! - `NAME.checkpoint`: the last checkpoint (file kind 4, `FORMAT.md`): the
+//!   layer counts so far, every distance, and the deepest layer's frontier
+//!   bitsets. Written at the end of a layer when
+//!   [`BuildOptions::checkpoint_every`] has passed since the last, to
+//!   `NAME.checkpoint.partial` first, synced, then renamed over the old
+//!   one: a stop at any moment (a kill, a power loss, a full disk) leaves
+//!   the last whole checkpoint in place. A build with the same goal and
+//!   output goes on from it.
+//! - `NAME.partial`: the table while its body is written; renamed to
+//!   `NAME` when whole and synced.
+//!
+//! Both are removed when the table is done. The finished file is the same
+//! bytes however many times the build stopped: an entry is written once,
+//! by the layer that first reaches it, and a checkpoint holds everything
+//! the next layer reads.
+
+use std::fs::{self, File};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Shape};
+use crate::format::{self, BODY_ALIGN, HEADER_LEN, Kind, MAX_METADATA_LEN};
+use crate::goals::Goals;
+use crate::rank::Indexer;
+use crate::symmetry::GoalClass;
+
+use super::twobit::{TwoBit, resident_bytes};
+use super::{GenerateError, Layer, MAX_TABLE_CELLS, Table, file, metadata};
+
+/// How [`build_file`] builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BuildOptions {
+    /// The most memory the search may keep resident, in bytes [default:
+    /// what the system says is available when the build starts].
+    pub memory: Option<u64>,
+    /// Checkpoint at the end of the first layer this long after the last
+    /// checkpoint (or the start); `Some(Duration::ZERO)` checkpoints every
+    /// layer, `None` never [default: 5 minutes].
+    pub checkpoint_every: Option<Duration>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            memory: None,
+            checkpoint_every: Some(Duration::from_secs(300)),
+        }
+    }
+}
+
+impl BuildOptions {
+    /// The default options with a memory limit.
+    ///
+    /// ```
+    /// let options = slidedb::table::BuildOptions::default().with_memory(Some(1 << 30));
+    /// assert_eq!(options.memory, Some(1 << 30));
+    /// ```
+    pub fn with_memory(mut self, bytes: Option<u64>) -> BuildOptions {
+        self.memory = bytes;
+        self
+    }
+
+    /// The options with another checkpoint interval.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let options = slidedb::table::BuildOptions::default().with_checkpoint_every(None);
+    /// assert_eq!(options.checkpoint_every, None);
+    /// ```
+    pub fn with_checkpoint_every(mut self, every: Option<Duration>) -> BuildOptions {
+        self.checkpoint_every = every;
+        self
+    }
+}
+
+/// What a build will use, worked out before it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BuildPlan {
+    /// The board size.
+    pub shape: Shape,
+    /// Boards in the table.
+    pub states: u64,
+    /// Bytes resident for the search: [`distances`](BuildPlan::distances)
+    /// plus [`frontier`](BuildPlan::frontier).
+    pub memory: u64,
+    /// Of which the distances (2 bits a board).
+    pub distances: u64,
+    /// Of which the frontier bitsets (1 bit a board).
+    pub frontier: u64,
+    /// The limit the memory was checked against, and where it came from
+    /// (`"the memory limit"` or `"the memory available"`); `None` when
+    /// there was none to check (the system did not say).
+    pub memory_limit: Option<(u64, &'static str)>,
+    /// The finished file's length.
+    pub file_len: u64,
+    /// The most disk the work files and the table take at once.
+    pub disk_peak: u64,
+    /// The disk still to be taken (the peak less an existing checkpoint).
+    pub disk_needed: u64,
+    /// Free disk in the output's folder, when the system says.
+    pub disk_free: Option<u64>,
+    /// Where checkpoints go.
+    pub checkpoint: PathBuf,
+    /// The layer an existing checkpoint goes on from.
+    pub resume_from: Option<u32>,
+}
+
+/// What [`build_file`] shows as it goes.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BuildEvent<'a> {
+    /// The plan, before any work.
+    Planned(&'a BuildPlan),
+    /// A checkpoint was read: the build goes on after layer `depth`.
+    Resumed {
+        /// The deepest layer the checkpoint holds.
+        depth: u32,
+        /// Boards reached so far.
+        total: u64,
+        /// How long reading it took.
+        took: Duration,
+    },
+    /// A layer is done.
+    Layer(&'a Layer),
+    /// A checkpoint was written.
+    Checkpointed {
+        /// The deepest layer it holds.
+        depth: u32,
+        /// Its length.
+        bytes: u64,
+        /// How long writing it took.
+        took: Duration,
+    },
+    /// The search is over; the table is being written.
+    Writing {
+        /// The file's length.
+        bytes: u64,
+    },
+}
+
+/// What a finished [`build_file`] reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BuildReport {
+    /// The layer counts.
+    pub layers: Vec<u64>,
+    /// The file's length.
+    pub bytes: u64,
+    /// The layer the build went on from, if it resumed.
+    pub resumed_from: Option<u32>,
+    /// Checkpoints written.
+    pub checkpoints: u32,
+}
+
+/// Why [`build_file`] stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The search needs more memory than it may have.
+    #[error(
+        "building the {shape} table keeps {needed} bytes resident ({distances} of distances, 2 bits a board, and {frontier} of frontier, 1 bit a board), more than {what} ({limit} bytes); raise the limit, free memory, or build on a larger machine"
+    )]
+    Memory {
+        /// The board size.
+        shape: Shape,
+        /// The bytes needed.
+        needed: u64,
+        /// Of which distances.
+        distances: u64,
+        /// Of which frontier.
+        frontier: u64,
+        /// The limit.
+        limit: u64,
+        /// Where the limit came from.
+        what: &'static str,
+    },
+    /// Not enough free disk.
+    #[error(
+        "building the table needs {needed} bytes more disk in {folder} ({peak} at its peak: the table and two checkpoints), and {free} are free; free some space or write the table elsewhere"
+    )]
+    Disk {
+        /// The output's folder.
+        folder: PathBuf,
+        /// The bytes still needed.
+        needed: u64,
+        /// The peak.
+        peak: u64,
+        /// The bytes free.
+        free: u64,
+    },
+    /// The disk filled up while writing.
+    #[error("the disk is full: cannot write {path}; free some space and build again: {resume}")]
+    DiskFull {
+        /// The file being written.
+        path: PathBuf,
+        /// Where the next build goes on from.
+        resume: String,
+    },
+    /// The checkpoint beside the output is not one this build can go on
+    /// from.
+    #[error("{path} is not a checkpoint this build can go on from: {why}; remove it to start over")]
+    Checkpoint {
+        /// The checkpoint.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A file could not be read or written.
+    #[error("cannot {what} {path}: {source}")]
+    Io {
+        /// What was being done.
+        what: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// The search could not run.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+}
+
+/// Entry encoding of a checkpoint's body: the distances as `residue ^ 3`
+/// (0: not reached), 2 bits an entry in little-endian 64-bit words, then
+/// the frontier bitsets of the deepest layer's blank cells, in cell order.
+pub const ENCODING_CHECKPOINT: u16 = 5;
+
+/// A checkpoint's metadata (bincode 2, standard configuration).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct CheckpointMetadata {
+    /// The program that wrote it: only the same one goes on from it.
+    generator: String,
+    /// The goal of the table being built.
+    goals: Goals,
+    /// The layer counts so far.
+    layers: Vec<u64>,
+}
+
+/// The work file paths beside `out`: the checkpoint and the table being
+/// written.
+///
+/// ```
+/// use std::path::Path;
+/// let (checkpoint, partial) = slidedb::table::work_files(Path::new("d/2x7.slidedb"));
+/// assert_eq!(checkpoint, Path::new("d/2x7.slidedb.checkpoint"));
+/// assert_eq!(partial, Path::new("d/2x7.slidedb.partial"));
+/// ```
+pub fn work_files(out: &Path) -> (PathBuf, PathBuf) {
+    let with = |suffix: &str| {
+        let mut name = out.as_os_str().to_owned();
+        name.push(suffix);
+        PathBuf::from(name)
+    };
+    (with(".checkpoint"), with(".partial"))
+}
+
+/// Works out what building the table of `goal` into `out` will use, and
+/// checks it against the memory limit and the free disk.
+///
+/// ```
+/// use slidedb::{Board, Shape, table::{BuildOptions, plan_build}};
+/// let dir = tempfile::tempdir().unwrap();
+/// let goal = Board::solved(Shape::new(2, 7).unwrap());
+/// let out = dir.path().join("2x7.slidedb");
+/// let options = BuildOptions::default().with_memory(Some(32 << 30));
+/// let plan = plan_build(&goal, &out, &options);
+/// # let plan = match plan { Ok(p) => p, Err(slidedb::table::BuildError::Disk { .. }) => return, Err(e) => panic!("{e}") };
+/// assert_eq!(plan.states, 43_589_145_600);
+/// assert_eq!(plan.distances, 10_897_286_400);
+/// assert!(plan_build(&goal, &out, &options.with_memory(Some(1 << 30))).is_err());
+/// ```
+pub fn plan_build(
+    goal: &Board,
+    out: &Path,
+    options: &BuildOptions,
+) -> Result<BuildPlan, BuildError> {
+    let shape = goal.shape();
+    if shape.cells() > MAX_TABLE_CELLS {
+        return Err(GenerateError::TooLarge {
+            shape,
+            states: shape.states(),
+        }
+        .into());
+    }
+    let class = GoalClass::of(goal);
+    let indexer = Indexer::new(class.canonical());
+    let (distances, frontier) = resident_bytes(shape.cells(), indexer.per_blank());
+    let memory = distances + frontier;
+    let memory_limit = match options.memory {
+        Some(limit) => Some((limit, "the memory limit")),
+        None => available_memory().map(|m| (m, "the memory available")),
+    };
+    if let Some((limit, what)) = memory_limit
+        && memory > limit
+    {
+        return Err(BuildError::Memory {
+            shape,
+            needed: memory,
+            distances,
+            frontier,
+            limit,
+            what,
+        });
+    }
+    let (checkpoint, _) = work_files(out);
+    let file_len = file_len(&class, &indexer);
+    // The largest checkpoint: the colour with more cells.
+    let largest = (0..2)
+        .map(|d| TwoBit::checkpoint_len(&indexer, class.canonical(), d) + 4096)
+        .max()
+        .unwrap_or(0);
+    let (disk_peak, existing) = match options.checkpoint_every {
+        // Two checkpoints while a new one is written; one and the table
+        // while the table is.
+        Some(_) => (
+            (2 * largest).max(largest + file_len),
+            fs::metadata(&checkpoint).map_or(0, |m| m.len()),
+        ),
+        None => (file_len, 0),
+    };
+    let disk_needed = disk_peak.saturating_sub(existing);
+    let folder = folder_of(out);
+    let disk_free = free_disk(&folder);
+    if let Some(free) = disk_free
+        && disk_needed > free
+    {
+        return Err(BuildError::Disk {
+            folder,
+            needed: disk_needed,
+            peak: disk_peak,
+            free,
+        });
+    }
+    let resume_from = match options.checkpoint_every {
+        Some(_) => {
+            read_checkpoint_head(&checkpoint, &class)?.map(|(m, _)| m.layers.len() as u32 - 1)
+        }
+        None => None,
+    };
+    Ok(BuildPlan {
+        shape,
+        states: shape.states(),
+        memory,
+        distances,
+        frontier,
+        memory_limit,
+        file_len,
+        disk_peak,
+        disk_needed,
+        disk_free,
+        checkpoint,
+        resume_from,
+    })
+}
+
+/// Builds the full table of `goal` into the file `out` by the two-bit
+/// search, going on from the checkpoint beside `out` if there is one
+/// (see the [module docs](self)): the same bytes as
+/// [`generate`](super::generate()) writes. `on_event` sees the plan, each
+/// layer and each checkpoint. Runs on the current rayon pool. `out` is
+/// replaced if it exists.
+///
+/// ```
+/// use slidedb::{Board, Shape, generate, table::{BuildOptions, build_file}};
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("2x4.slidedb");
+/// let goal = Board::solved(Shape::new(2, 4).unwrap());
+/// let report = build_file(&goal, &out, &BuildOptions::default(), |_| {}).unwrap();
+/// assert_eq!(report.layers.len(), 37);
+/// assert_eq!(std::fs::read(&out).unwrap(), generate(&goal, |_| {}).unwrap().as_bytes());
+/// ```
+pub fn build_file(
+    goal: &Board,
+    out: &Path,
+    options: &BuildOptions,
+    mut on_event: impl FnMut(BuildEvent),
+) -> Result<BuildReport, BuildError> {
+    let plan = plan_build(goal, out, options)?;
+    on_event(BuildEvent::Planned(&plan));
+    let class = GoalClass::of(goal);
+    let canonical = *class.canonical();
+    let indexer = Indexer::new(&canonical);
+    let (checkpoint, partial) = work_files(out);
+    let mut search = match plan.resume_from {
+        Some(_) => {
+            let started = Instant::now();
+            let search = load_checkpoint(&checkpoint, &class, &indexer)?;
+            on_event(BuildEvent::Resumed {
+                depth: search.depth(),
+                total: search.layers().iter().sum(),
+                took: started.elapsed(),
+            });
+            search
+        }
+        None => {
+            let search = TwoBit::new(&indexer, &canonical)?;
+            on_event(BuildEvent::Layer(&search.last_layer()));
+            search
+        }
+    };
+    let resumed_from = plan.resume_from;
+    let mut last_checkpoint = Instant::now();
+    let mut checkpoints = 0;
+    let mut saved = resumed_from;
+    while search.expand() {
+        on_event(BuildEvent::Layer(&search.last_layer()));
+        if let Some(every) = options.checkpoint_every
+            && last_checkpoint.elapsed() >= every
+        {
+            let started = Instant::now();
+            let bytes = write_checkpoint(&search, &class, &checkpoint, saved)?;
+            saved = Some(search.depth());
+            checkpoints += 1;
+            on_event(BuildEvent::Checkpointed {
+                depth: search.depth(),
+                bytes,
+                took: started.elapsed(),
+            });
+            last_checkpoint = Instant::now();
+        }
+    }
+    let metadata = metadata(&class, search.layers().to_vec(), &search.hardest());
+    let head = file::head(&metadata, search.body_len(), 0);
+    let bytes = head.len() as u64 + search.body_len();
+    on_event(BuildEvent::Writing { bytes });
+    let written = write_table(&search, &metadata, &partial)
+        .and_then(|()| fs::rename(&partial, out).map_err(|e| io_error("rename", &partial, e)));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&partial);
+        return Err(full_disk(e, saved));
+    }
+    sync_folder(out);
+    // The table is whole: the checkpoint is of no more use.
+    if options.checkpoint_every.is_some() {
+        let _ = fs::remove_file(&checkpoint);
+    }
+    // The cheap checks of any open, on what was written.
+    let written = Table::open_path(out).map_err(|e| BuildError::Io {
+        what: "read back",
+        path: out.to_path_buf(),
+        source: io::Error::other(e),
+    })?;
+    Ok(BuildReport {
+        layers: written.layers().to_vec(),
+        bytes,
+        resumed_from,
+        checkpoints,
+    })
+}
+
+/// The finished file's length for `class`.
+fn file_len(class: &GoalClass, indexer: &Indexer) -> u64 {
+    // The head's metadata at its largest: the layer counts (at most 10
+    // bytes each, at most 256 layers past any real radius) and the hardest
+    // boards; rounded up to the body's alignment.
+    let cells = indexer.shape().cells() as u64;
+    let _ = class;
+    let body = indexer.len().div_ceil(4);
+    let head = (HEADER_LEN as u64 + 1024 + 256 * 10 + super::MAX_HARDEST as u64 * (cells + 1))
+        .next_multiple_of(BODY_ALIGN as u64);
+    head + body
+}
+
+/// A write error as the build reports it: a full disk says where the next
+/// build goes on from.
+fn full_disk(e: BuildError, saved: Option<u32>) -> BuildError {
+    match e {
+        BuildError::Io { path, source, .. } if source.kind() == io::ErrorKind::StorageFull => {
+            BuildError::DiskFull {
+                path,
+                resume: match saved {
+                    Some(depth) => format!("it goes on from the checkpoint of layer {depth}"),
+                    None => "there is no checkpoint yet, so it starts over".to_string(),
+                },
+            }
+        }
+        e => e,
+    }
+}
+
+fn io_error(what: &'static str, path: &Path, source: io::Error) -> BuildError {
+    BuildError::Io {
+        what,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes the table to `partial`, synced.
+fn write_table(
+    search: &TwoBit,
+    metadata: &file::Metadata,
+    partial: &Path,
+) -> Result<(), BuildError> {
+    let io = |e| io_error("write", partial, e);
+    let mut f = File::create(partial).map_err(io)?;
+    let blank = file::head(metadata, search.body_len(), 0);
+    f.write_all(&blank).map_err(io)?;
+    let mut body = Crc32Writer::new(io::BufWriter::with_capacity(1 << 22, &mut f));
+    search.write_body(&mut body).map_err(io)?;
+    let (crc, mut inner) = body.finish();
+    inner.flush().map_err(io)?;
+    drop(inner);
+    f.seek(SeekFrom::Start(0)).map_err(io)?;
+    f.write_all(&file::head(metadata, search.body_len(), crc))
+        .map_err(io)?;
+    f.sync_all().map_err(io)
+}
+
+/// Writes a checkpoint of `search` over `path` (by way of a `.partial`
+/// file, synced, then renamed); its length. `saved` is the layer of the
+/// checkpoint there now, for the message of a full disk.
+fn write_checkpoint(
+    search: &TwoBit,
+    class: &GoalClass,
+    path: &Path,
+    saved: Option<u32>,
+) -> Result<u64, BuildError> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let written = (|| {
+        let io = |e| io_error("write", &partial, e);
+        let metadata = CheckpointMetadata {
+            generator: generator(),
+            goals: Goals::new(class),
+            layers: search.layers().to_vec(),
+        };
+        let pieces = search.checkpoint_pieces();
+        let body_len: u64 = pieces.iter().map(|p| p.len() as u64).sum();
+        let head = |crc| {
+            format::head(
+                Kind::BuildCheckpoint,
+                ENCODING_CHECKPOINT,
+                &metadata,
+                body_len,
+                crc,
+            )
+        };
+        let mut f = File::create(&partial).map_err(io)?;
+        f.write_all(&head(0)).map_err(io)?;
+        let mut crc = crc32fast::Hasher::new();
+        for piece in pieces {
+            for part in piece.chunks(1 << 24) {
+                crc.update(part);
+                f.write_all(part).map_err(io)?;
+            }
+        }
+        f.seek(SeekFrom::Start(0)).map_err(io)?;
+        let head = head(crc.finalize());
+        f.write_all(&head).map_err(io)?;
+        f.sync_all().map_err(io)?;
+        fs::rename(&partial, path).map_err(|e| io_error("rename", &partial, e))?;
+        sync_folder(path);
+        Ok(head.len() as u64 + body_len)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&partial);
+    }
+    written.map_err(|e| full_disk(e, saved))
+}
+
+/// A checkpoint's metadata, its body's offset and its body's CRC-32.
+type CheckpointHead = (CheckpointMetadata, (u64, u32));
+
+/// The checkpoint's head, if there is a checkpoint: checked to be of this
+/// build; with the body's offset and CRC.
+fn read_checkpoint_head(
+    path: &Path,
+    class: &GoalClass,
+) -> Result<Option<CheckpointHead>, BuildError> {
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error("open", path, e)),
+    };
+    let bad = |why: String| BuildError::Checkpoint {
+        path: path.to_path_buf(),
+        why,
+    };
+    let len = f.metadata().map_err(|e| io_error("read", path, e))?.len();
+    let mut prefix = Vec::new();
+    (&mut f)
+        .take(HEADER_LEN as u64 + MAX_METADATA_LEN + BODY_ALIGN as u64)
+        .read_to_end(&mut prefix)
+        .map_err(|e| io_error("read", path, e))?;
+    let frame = format::read_head::<CheckpointMetadata>(
+        &prefix,
+        len,
+        Kind::BuildCheckpoint,
+        ENCODING_CHECKPOINT,
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    let m = frame.metadata;
+    if m.goals != Goals::new(class) {
+        let theirs = m.goals.class().map_or_else(
+            |_| "another goal".to_string(),
+            |c| format!("the {} goal {}", c.goal().shape(), c.goal()),
+        );
+        return Err(bad(format!("it is of a build toward {theirs}")));
+    }
+    if m.generator != generator() {
+        return Err(bad(format!(
+            "{} wrote it, and this is {}",
+            m.generator,
+            generator()
+        )));
+    }
+    let sum: u64 = m.layers.iter().sum();
+    if m.layers.first() != Some(&1) || m.layers.contains(&0) || sum > class.goal().shape().states()
+    {
+        return Err(bad("its layer counts are not a search's".to_string()));
+    }
+    let indexer = Indexer::new(class.canonical());
+    let expected = TwoBit::checkpoint_len(&indexer, class.canonical(), m.layers.len() as u32 - 1);
+    if (frame.body.len() as u64) != expected {
+        return Err(bad(format!(
+            "its body is {} bytes, and this layer's checkpoint has {expected}",
+            frame.body.len()
+        )));
+    }
+    Ok(Some((m, (frame.body.start as u64, frame.body_crc))))
+}
+
+/// Reads the checkpoint at `path` into a search, checking its CRC.
+fn load_checkpoint<'a>(
+    path: &Path,
+    class: &GoalClass,
+    indexer: &'a Indexer,
+) -> Result<TwoBit<'a>, BuildError> {
+    let Some((m, (offset, stored))) = read_checkpoint_head(path, class)? else {
+        return Err(io_error(
+            "open",
+            path,
+            io::Error::from(io::ErrorKind::NotFound),
+        ));
+    };
+    let mut f = File::open(path).map_err(|e| io_error("open", path, e))?;
+    let mut crc = crc32fast::Hasher::new();
+    let search = TwoBit::restore(indexer, class.canonical(), m.layers, |pieces| {
+        f.seek(SeekFrom::Start(offset))?;
+        for piece in pieces {
+            for part in piece.chunks_mut(1 << 24) {
+                f.read_exact(part)?;
+                crc.update(part);
+            }
+        }
+        Ok(())
+    })?
+    .map_err(|e| io_error("read", path, e))?;
+    let computed = crc.finalize();
+    if computed != stored {
+        return Err(BuildError::Checkpoint {
+            path: path.to_path_buf(),
+            why: format!(
+                "its body's CRC-32 is {computed:#010x}, and its header says {stored:#010x} (damaged)"
+            ),
+        });
+    }
+    Ok(search)
+}
+
+fn generator() -> String {
+    concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string()
+}
+
+/// The folder `path` is in.
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Makes a rename in `path`'s folder durable (best effort).
+fn sync_folder(path: &Path) {
+    if let Ok(d) = File::open(folder_of(path)) {
+        let _ = d.sync_all();
+    }
+}
+
+/// What the system says is available to a new program (Linux's
+/// `MemAvailable`); `None` elsewhere.
+fn available_memory() -> Option<u64> {
+    let info = fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// Free bytes for an unprivileged writer in `folder`; `None` where the
+/// system does not say.
+fn free_disk(folder: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(folder.as_os_str().as_bytes()).ok()?;
+        let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+        // SAFETY: `path` is a NUL-terminated string and `stat` is writable
+        // memory of the right type; statvfs fills it when it returns 0.
+        let stat = unsafe {
+            if libc::statvfs(path.as_ptr(), stat.as_mut_ptr()) != 0 {
+                return None;
+            }
+            stat.assume_init()
+        };
+        (stat.f_bavail as u64).checked_mul(stat.f_frsize as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = folder;
+        None
+    }
+}
+
+/// A writer that keeps the CRC-32 of what passes through it.
+struct Crc32Writer<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Crc32Writer<W> {
+    fn new(inner: W) -> Crc32Writer<W> {
+        Crc32Writer {
+            inner,
+            crc: crc32fast::Hasher::new(),
+        }
+    }
+
+    fn finish(self) -> (u32, W) {
+        (self.crc.finalize(), self.inner)
+    }
+}
+
+impl<W: Write> Write for Crc32Writer<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
