@@ -40,7 +40,8 @@ use crate::solver::{Algorithm, Heuristic, Solver};
 use crate::store::{self, Bytes};
 use crate::symmetry::GoalClass;
 use crate::table::{
-    GenerateError, MAX_TABLE_CELLS, MoveOutcome, PathCount, Probe, RareLayers, Table, generate,
+    GenerateError, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, MoveOutcome, PathCount, Probe, RareLayers,
+    Table, generate,
 };
 
 /// Tables of at least this many boards (3×4, 2×6 and up) keep their rare
@@ -981,10 +982,10 @@ impl DatabaseBuilder {
     }
 
     /// Builds missing tables of boards up to `cells` cells (at most
-    /// [`MAX_TABLE_CELLS`]), and saves them in the data folder [default:
+    /// [`MAX_IN_MEMORY_CELLS`]), and saves them in the data folder [default:
     /// [`DEFAULT_BUILD_CELLS`]; 0 builds none].
     pub fn build_missing_up_to(mut self, cells: usize) -> DatabaseBuilder {
-        self.build_cells = cells.min(MAX_TABLE_CELLS);
+        self.build_cells = cells.min(MAX_IN_MEMORY_CELLS);
         self
     }
 

@@ -11,7 +11,7 @@ use crate::rank::Index;
 use crate::solution::{Solution, SolveError};
 use crate::solver::{Algorithm, Heuristic, Solver};
 use crate::symmetry::GoalClass;
-use crate::table::{GenerateError, Table, generate};
+use crate::table::{GenerateError, Table, generate, search_and_compare};
 
 /// Something wrong with a table.
 #[derive(Debug, thiserror::Error)]
@@ -145,6 +145,20 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
             Ok(())
         })?;
     let max_depth = table.max_distance();
+    if goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
+        // Past 12 cells the search runs in 3 bits a board and compares as
+        // it writes, holding no second table.
+        let layer = |layer: &crate::table::Layer| {
+            progress(Progress::FreshSearch {
+                depth: layer.depth,
+                max_depth,
+            })
+        };
+        return match search_and_compare(&goal, table.layers(), table.body_bytes(), layer)? {
+            Ok(()) => Ok(()),
+            Err(what) => Err(Fault::Differs { what }),
+        };
+    }
     let fresh = generate(&goal, |layer| {
         progress(Progress::FreshSearch {
             depth: layer.depth,

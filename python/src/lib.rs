@@ -23,8 +23,8 @@ use slidedb::random::{SplitMix64, random_board};
 use slidedb::records::{ProbeRecord, SolveRecord, StatsRecord};
 use slidedb::store::{self, Bytes};
 use slidedb::{
-    Board, BoardError, Database, DatabaseError, ForGoal, MAX_TABLE_CELLS, Method, Move, PathCount,
-    Shape, SolveError, Table, moves_to_string,
+    Board, BoardError, Database, DatabaseError, ForGoal, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS,
+    Method, Move, PathCount, Shape, SolveError, Table, moves_to_string,
 };
 
 create_exception!(
@@ -1249,7 +1249,7 @@ fn generate(
             ));
         }
     };
-    if goal.shape().cells() > MAX_TABLE_CELLS {
+    if goal.shape().cells() > MAX_IN_MEMORY_CELLS {
         return Err(PyValueError::new_err(
             slidedb::GenerateError::TooLarge {
                 shape: goal.shape(),
@@ -1359,6 +1359,7 @@ fn _slidedb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(as_grid, m)?)?;
     m.add_function(wrap_pyfunction!(format_board, m)?)?;
     m.add("MAX_TABLE_CELLS", MAX_TABLE_CELLS)?;
+    m.add("MAX_IN_MEMORY_CELLS", MAX_IN_MEMORY_CELLS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

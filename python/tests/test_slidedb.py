@@ -229,7 +229,7 @@ def test_boards_too_big_for_a_table(db):
     fifteen = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"
     with pytest.raises(ValueError, match="count needs a full table.*4x4"):
         db.count(fifteen)
-    with pytest.raises(ValueError, match="full tables go up to 12 cells"):
+    with pytest.raises(ValueError, match="built in memory up to 12 cells"):
         slidedb.generate("4x4")
     # A 4x4 board one move away is solved by IDA* without a table.
     assert db.solve(fifteen).moves == "r"

@@ -248,10 +248,13 @@ fn run(args: &Args) -> Result<()> {
     if let Some(partition) = partition {
         return build_patterns(args, &pool, &goal, &partition, &out);
     }
+    // A build stopped before goes on by the same command, flags or not.
+    let stopped = slidedb::table::work_files(&out).checkpoint.exists();
     let two_bit = goal.shape().cells() > slidedb::MAX_IN_MEMORY_CELLS
         || args.memory.is_some()
         || args.checkpoint_every.is_some()
-        || args.no_checkpoints;
+        || args.no_checkpoints
+        || stopped;
     if two_bit {
         return build_to_file(args, &pool, &goal, &out);
     }
@@ -339,12 +342,23 @@ fn build_to_file(
                         Some(free) => format!(", {} free", gb(free)),
                         None => String::new(),
                     };
+                    let memory = match plan.segment {
+                        None => format!(
+                            "memory {} ({} distances + {} frontier, resident)",
+                            gb(plan.memory),
+                            gb(plan.distances),
+                            gb(plan.frontier)
+                        ),
+                        Some(segment) => format!(
+                            "memory {} (segments of {segment} boards; the {} of distances and {} of frontier wait in work files beside the table)",
+                            gb(plan.memory),
+                            gb(plan.distances),
+                            gb(plan.frontier)
+                        ),
+                    };
                     progress.say(format!(
-                        "slidedb-gen: {} goal {goal} ({states} states) on {threads} threads, two-bit search: memory {} ({} distances + {} frontier){limit}; disk {} at the peak, {} more now{free}; the table {}",
+                        "slidedb-gen: {} goal {goal} ({states} states) on {threads} threads, two-bit search: {memory}{limit}; disk {} at the peak, {} more now{free}; the table {}",
                         goal.shape(),
-                        gb(plan.memory),
-                        gb(plan.distances),
-                        gb(plan.frontier),
                         gb(plan.disk_peak),
                         gb(plan.disk_needed),
                         gb(plan.file_len),
@@ -406,11 +420,12 @@ fn build_to_file(
     Ok(())
 }
 
-/// Bytes in GB (10^9), to one decimal; small sizes in MB or bytes.
+/// Bytes in GB (10^9), to one decimal; smaller sizes in MB or kB.
 fn gb(bytes: u64) -> String {
     match bytes {
         b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
         b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b if b >= 1_000 => format!("{:.1} kB", b as f64 / 1e3),
         b => format!("{b} bytes"),
     }
 }

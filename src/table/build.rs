@@ -43,7 +43,7 @@ use crate::goals::Goals;
 use crate::rank::Indexer;
 use crate::symmetry::GoalClass;
 
-use super::twobit::{TwoBit, resident_bytes};
+use super::twobit::{Placement, SEGMENT_BITS_PER_BOARD, TwoBit, resident_bytes, stream_bytes};
 use super::{GenerateError, Layer, MAX_TABLE_CELLS, Table, file, metadata};
 
 /// How [`build_file`] builds.
@@ -101,13 +101,19 @@ pub struct BuildPlan {
     pub shape: Shape,
     /// Boards in the table.
     pub states: u64,
-    /// Bytes resident for the search: [`distances`](BuildPlan::distances)
-    /// plus [`frontier`](BuildPlan::frontier).
+    /// Bytes the search keeps resident: [`distances`](BuildPlan::distances)
+    /// plus [`frontier`](BuildPlan::frontier) when they fit the limit;
+    /// else a segment's share of them.
     pub memory: u64,
-    /// Of which the distances (2 bits a board).
+    /// The distances (2 bits a board).
     pub distances: u64,
-    /// Of which the frontier bitsets (1 bit a board).
+    /// The frontier bitsets (1 bit a board).
     pub frontier: u64,
+    /// `None` when the distances and the frontier are resident; else the
+    /// tile orders of one blank cell a segment covers (the rest waits in
+    /// the work files `NAME.distances.work` and `NAME.frontier.work`).
+    pub segment: Option<u64>,
+    placement: Placement,
     /// The limit the memory was checked against, and where it came from
     /// (`"the memory limit"` or `"the memory available"`); `None` when
     /// there was none to check (the system did not say).
@@ -179,13 +185,15 @@ pub struct BuildReport {
 pub enum BuildError {
     /// The search needs more memory than it may have.
     #[error(
-        "building the {shape} table keeps {needed} bytes resident ({distances} of distances, 2 bits a board, and {frontier} of frontier, 1 bit a board), more than {what} ({limit} bytes); raise the limit, free memory, or build on a larger machine"
+        "building the {shape} table needs {smallest} bytes at the least (in segments; {needed} to keep its {distances} bytes of distances and {frontier} of frontier resident), more than {what} ({limit} bytes); raise the limit or free memory"
     )]
     Memory {
         /// The board size.
         shape: Shape,
-        /// The bytes needed.
+        /// The bytes to keep everything resident.
         needed: u64,
+        /// The least a segmented build needs.
+        smallest: u64,
         /// Of which distances.
         distances: u64,
         /// Of which frontier.
@@ -258,22 +266,41 @@ struct CheckpointMetadata {
     layers: Vec<u64>,
 }
 
-/// The work file paths beside `out`: the checkpoint and the table being
-/// written.
+/// The work files of a build into `out`, beside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WorkFiles {
+    /// `NAME.checkpoint`: the last checkpoint.
+    pub checkpoint: PathBuf,
+    /// `NAME.partial`: the table while its body is written.
+    pub partial: PathBuf,
+    /// `NAME.distances.work`: a segmented build's distances.
+    pub distances: PathBuf,
+    /// `NAME.frontier.work`: a segmented build's frontier.
+    pub frontier: PathBuf,
+}
+
+/// The work files of a build into `out`.
 ///
 /// ```
 /// use std::path::Path;
-/// let (checkpoint, partial) = slidedb::table::work_files(Path::new("d/2x7.slidedb"));
-/// assert_eq!(checkpoint, Path::new("d/2x7.slidedb.checkpoint"));
-/// assert_eq!(partial, Path::new("d/2x7.slidedb.partial"));
+/// let files = slidedb::table::work_files(Path::new("d/2x7.slidedb"));
+/// assert_eq!(files.checkpoint, Path::new("d/2x7.slidedb.checkpoint"));
+/// assert_eq!(files.partial, Path::new("d/2x7.slidedb.partial"));
+/// assert_eq!(files.distances, Path::new("d/2x7.slidedb.distances.work"));
 /// ```
-pub fn work_files(out: &Path) -> (PathBuf, PathBuf) {
+pub fn work_files(out: &Path) -> WorkFiles {
     let with = |suffix: &str| {
         let mut name = out.as_os_str().to_owned();
         name.push(suffix);
         PathBuf::from(name)
     };
-    (with(".checkpoint"), with(".partial"))
+    WorkFiles {
+        checkpoint: with(".checkpoint"),
+        partial: with(".partial"),
+        distances: with(".distances.work"),
+        frontier: with(".frontier.work"),
+    }
 }
 
 /// Works out what building the table of `goal` into `out` will use, and
@@ -289,7 +316,12 @@ pub fn work_files(out: &Path) -> (PathBuf, PathBuf) {
 /// # let plan = match plan { Ok(p) => p, Err(slidedb::table::BuildError::Disk { .. }) => return, Err(e) => panic!("{e}") };
 /// assert_eq!(plan.states, 43_589_145_600);
 /// assert_eq!(plan.distances, 10_897_286_400);
-/// assert!(plan_build(&goal, &out, &options.with_memory(Some(1 << 30))).is_err());
+/// assert_eq!(plan.segment, None); // 16.3 GB fit in 32 GiB: all resident
+/// # let options = BuildOptions::default().with_checkpoint_every(None);
+/// let small = plan_build(&goal, &out, &options.clone().with_memory(Some(1 << 30)));
+/// # let Ok(small) = small else { return };
+/// assert_eq!(small.segment, Some(1_717_567_488)); // 1 GiB: in segments
+/// assert!(plan_build(&goal, &out, &options.with_memory(Some(1000))).is_err());
 /// ```
 pub fn plan_build(
     goal: &Board,
@@ -307,38 +339,60 @@ pub fn plan_build(
     let class = GoalClass::of(goal);
     let indexer = Indexer::new(class.canonical());
     let (distances, frontier) = resident_bytes(shape.cells(), indexer.per_blank());
-    let memory = distances + frontier;
+    let resident = distances + frontier;
     let memory_limit = match options.memory {
         Some(limit) => Some((limit, "the memory limit")),
         None => available_memory().map(|m| (m, "the memory available")),
     };
-    if let Some((limit, what)) = memory_limit
-        && memory > limit
-    {
-        return Err(BuildError::Memory {
-            shape,
-            needed: memory,
-            distances,
-            frontier,
-            limit,
-            what,
-        });
-    }
-    let (checkpoint, _) = work_files(out);
+    let files = work_files(out);
+    // Resident if it fits; else segments of one blank cell's tile orders,
+    // as many as the limit holds, with the rest in work files.
+    let per_blank = indexer.per_blank().next_multiple_of(64);
+    let stream = stream_bytes(indexer.per_blank());
+    let (placement, memory) = match memory_limit {
+        Some((limit, what)) if resident > limit => {
+            let boards = (limit.saturating_sub(stream) * 8 / SEGMENT_BITS_PER_BOARD).min(per_blank)
+                / 64
+                * 64;
+            if boards == 0 {
+                return Err(BuildError::Memory {
+                    shape,
+                    needed: resident,
+                    smallest: stream + 64 * SEGMENT_BITS_PER_BOARD / 8,
+                    distances,
+                    frontier,
+                    limit,
+                    what,
+                });
+            }
+            let placement = Placement::Segmented {
+                distances: files.distances.clone(),
+                frontier: files.frontier.clone(),
+                segment: boards,
+            };
+            (placement, stream + boards * SEGMENT_BITS_PER_BOARD / 8)
+        }
+        _ => (Placement::Resident, resident),
+    };
+    let checkpoint = files.checkpoint;
     let file_len = file_len(&class, &indexer);
     // The largest checkpoint: the colour with more cells.
     let largest = (0..2)
         .map(|d| TwoBit::checkpoint_len(&indexer, class.canonical(), d) + 4096)
         .max()
         .unwrap_or(0);
+    let work = match placement {
+        Placement::Resident => 0,
+        Placement::Segmented { .. } => distances + frontier,
+    };
     let (disk_peak, existing) = match options.checkpoint_every {
         // Two checkpoints while a new one is written; one and the table
         // while the table is.
         Some(_) => (
-            (2 * largest).max(largest + file_len),
+            work + (2 * largest).max(largest + file_len),
             fs::metadata(&checkpoint).map_or(0, |m| m.len()),
         ),
-        None => (file_len, 0),
+        None => (work + file_len, 0),
     };
     let disk_needed = disk_peak.saturating_sub(existing);
     let folder = folder_of(out);
@@ -359,12 +413,18 @@ pub fn plan_build(
         }
         None => None,
     };
+    let segments = match &placement {
+        Placement::Resident => None,
+        Placement::Segmented { segment, .. } => Some(*segment),
+    };
     Ok(BuildPlan {
         shape,
         states: shape.states(),
         memory,
         distances,
         frontier,
+        segment: segments,
+        placement,
         memory_limit,
         file_len,
         disk_peak,
@@ -377,7 +437,7 @@ pub fn plan_build(
 
 /// Builds the full table of `goal` into the file `out` by the two-bit
 /// search, going on from the checkpoint beside `out` if there is one
-/// (see the [module docs](self)): the same bytes as
+/// (its checkpoints and work files are described in `FORMAT.md`, kind 4): the same bytes as
 /// [`generate`](super::generate()) writes. `on_event` sees the plan, each
 /// layer and each checkpoint. Runs on the current rayon pool. `out` is
 /// replaced if it exists.
@@ -402,11 +462,17 @@ pub fn build_file(
     let class = GoalClass::of(goal);
     let canonical = *class.canonical();
     let indexer = Indexer::new(&canonical);
-    let (checkpoint, partial) = work_files(out);
+    let WorkFiles {
+        checkpoint,
+        partial,
+        distances,
+        ..
+    } = work_files(out);
+    let work_error = |e| io_error("write", &distances, e);
     let mut search = match plan.resume_from {
         Some(_) => {
             let started = Instant::now();
-            let search = load_checkpoint(&checkpoint, &class, &indexer)?;
+            let search = load_checkpoint(&checkpoint, &class, &indexer, &plan.placement)?;
             on_event(BuildEvent::Resumed {
                 depth: search.depth(),
                 total: search.layers().iter().sum(),
@@ -415,7 +481,8 @@ pub fn build_file(
             search
         }
         None => {
-            let search = TwoBit::new(&indexer, &canonical)?;
+            let search =
+                TwoBit::placed(&indexer, &canonical, &plan.placement)?.map_err(work_error)?;
             on_event(BuildEvent::Layer(&search.last_layer()));
             search
         }
@@ -424,7 +491,10 @@ pub fn build_file(
     let mut last_checkpoint = Instant::now();
     let mut checkpoints = 0;
     let mut saved = resumed_from;
-    while search.expand() {
+    while search
+        .expand()
+        .map_err(|e| full_disk(work_error(e), saved))?
+    {
         on_event(BuildEvent::Layer(&search.last_layer()));
         if let Some(every) = options.checkpoint_every
             && last_checkpoint.elapsed() >= every
@@ -441,7 +511,8 @@ pub fn build_file(
             last_checkpoint = Instant::now();
         }
     }
-    let metadata = metadata(&class, search.layers().to_vec(), &search.hardest());
+    let hardest = search.hardest().map_err(work_error)?;
+    let metadata = metadata(&class, search.layers().to_vec(), &hardest);
     let head = file::head(&metadata, search.body_len(), 0);
     let bytes = head.len() as u64 + search.body_len();
     on_event(BuildEvent::Writing { bytes });
@@ -452,6 +523,7 @@ pub fn build_file(
         return Err(full_disk(e, saved));
     }
     sync_folder(out);
+    search.remove_work_files();
     // The table is whole: the checkpoint is of no more use.
     if options.checkpoint_every.is_some() {
         let _ = fs::remove_file(&checkpoint);
@@ -548,8 +620,7 @@ fn write_checkpoint(
             goals: Goals::new(class),
             layers: search.layers().to_vec(),
         };
-        let pieces = search.checkpoint_pieces();
-        let body_len: u64 = pieces.iter().map(|p| p.len() as u64).sum();
+        let body_len = TwoBit::checkpoint_len(search.indexer(), class.canonical(), search.depth());
         let head = |crc| {
             format::head(
                 Kind::BuildCheckpoint,
@@ -561,15 +632,13 @@ fn write_checkpoint(
         };
         let mut f = File::create(&partial).map_err(io)?;
         f.write_all(&head(0)).map_err(io)?;
-        let mut crc = crc32fast::Hasher::new();
-        for piece in pieces {
-            for part in piece.chunks(1 << 24) {
-                crc.update(part);
-                f.write_all(part).map_err(io)?;
-            }
-        }
+        let mut body = Crc32Writer::new(io::BufWriter::with_capacity(1 << 22, &mut f));
+        search.write_checkpoint_body(&mut body).map_err(io)?;
+        let (crc, mut inner) = body.finish();
+        inner.flush().map_err(io)?;
+        drop(inner);
         f.seek(SeekFrom::Start(0)).map_err(io)?;
-        let head = head(crc.finalize());
+        let head = head(crc);
         f.write_all(&head).map_err(io)?;
         f.sync_all().map_err(io)?;
         fs::rename(&partial, path).map_err(|e| io_error("rename", &partial, e))?;
@@ -644,11 +713,13 @@ fn read_checkpoint_head(
     Ok(Some((m, (frame.body.start as u64, frame.body_crc))))
 }
 
-/// Reads the checkpoint at `path` into a search, checking its CRC.
+/// Reads the checkpoint at `path` into a search placed as `placement`
+/// says, checking its CRC.
 fn load_checkpoint<'a>(
     path: &Path,
     class: &GoalClass,
     indexer: &'a Indexer,
+    placement: &Placement,
 ) -> Result<TwoBit<'a>, BuildError> {
     let Some((m, (offset, stored))) = read_checkpoint_head(path, class)? else {
         return Err(io_error(
@@ -658,20 +729,17 @@ fn load_checkpoint<'a>(
         ));
     };
     let mut f = File::open(path).map_err(|e| io_error("open", path, e))?;
-    let mut crc = crc32fast::Hasher::new();
-    let search = TwoBit::restore(indexer, class.canonical(), m.layers, |pieces| {
-        f.seek(SeekFrom::Start(offset))?;
-        for piece in pieces {
-            for part in piece.chunks_mut(1 << 24) {
-                f.read_exact(part)?;
-                crc.update(part);
-            }
-        }
-        Ok(())
-    })?
-    .map_err(|e| io_error("read", path, e))?;
-    let computed = crc.finalize();
+    f.seek(SeekFrom::Start(offset))
+        .map_err(|e| io_error("read", path, e))?;
+    let mut body = Crc32Reader {
+        inner: io::BufReader::with_capacity(1 << 22, f),
+        crc: crc32fast::Hasher::new(),
+    };
+    let search = TwoBit::restore(indexer, class.canonical(), placement, m.layers, &mut body)?
+        .map_err(|e| io_error("read", path, e))?;
+    let computed = body.crc.finalize();
     if computed != stored {
+        search.remove_work_files();
         return Err(BuildError::Checkpoint {
             path: path.to_path_buf(),
             why: format!(
@@ -680,6 +748,20 @@ fn load_checkpoint<'a>(
         });
     }
     Ok(search)
+}
+
+/// A reader that keeps the CRC-32 of what passes through it.
+struct Crc32Reader<R> {
+    inner: R,
+    crc: crc32fast::Hasher,
+}
+
+impl<R: Read> Read for Crc32Reader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
 }
 
 fn generator() -> String {

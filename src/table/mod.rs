@@ -25,6 +25,7 @@ pub use generate::{GenerateError, Layer, generate};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
 pub use twobit::generate_two_bit;
+pub(crate) use twobit::search_and_compare;
 
 use crate::board::{Adjacency, Board, Move, Shape};
 use crate::format::TableError;

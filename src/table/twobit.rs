@@ -42,7 +42,7 @@
 //! The table it builds is byte for byte the one [`generate`](super::generate())
 //! builds: an entry is written once, by the layer that first reaches it.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -87,19 +87,61 @@ pub fn generate_two_bit(
     let indexer = Indexer::new(class.canonical());
     let mut search = TwoBit::new(&indexer, class.canonical())?;
     on_layer(&search.last_layer());
-    while search.expand() {
+    while search.expand().expect("a resident search does no I/O") {
         on_layer(&search.last_layer());
     }
     let mut body = Vec::with_capacity(search.body_len() as usize);
     search
         .write_body(&mut body)
         .expect("writing to a Vec cannot fail");
-    Ok(assemble(
-        &class,
-        search.layers().to_vec(),
-        &search.hardest(),
-        &body,
-    ))
+    let hardest = search.hardest().expect("a resident search does no I/O");
+    Ok(assemble(&class, search.layers().to_vec(), &hardest, &body))
+}
+
+/// Searches again toward `goal` by the two-bit search, calling
+/// `on_layer` after each layer, and compares what it finds with a table's
+/// layer counts and body without building a second table: whether both
+/// agree (`Err(what)` names the first that differs).
+pub(crate) fn search_and_compare(
+    goal: &Board,
+    layers: &[u64],
+    body: &[u8],
+    mut on_layer: impl FnMut(&Layer),
+) -> Result<Result<(), &'static str>, GenerateError> {
+    let class = GoalClass::of(goal);
+    let indexer = Indexer::new(class.canonical());
+    let mut search = TwoBit::new(&indexer, class.canonical())?;
+    on_layer(&search.last_layer());
+    while search.expand().expect("a resident search does no I/O") {
+        on_layer(&search.last_layer());
+    }
+    if search.layers() != layers {
+        return Ok(Err("layer counts"));
+    }
+    /// A writer that compares what it is given with `expected`.
+    struct Compare<'b> {
+        expected: &'b [u8],
+        same: bool,
+    }
+    impl Write for Compare<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.expected.len());
+            self.same &= buf.len() == n && buf == &self.expected[..n];
+            self.expected = &self.expected[n..];
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut compare = Compare {
+        expected: body,
+        same: body.len() as u64 == search.body_len(),
+    };
+    search
+        .write_body(&mut compare)
+        .expect("comparing cannot fail");
+    Ok(if compare.same { Ok(()) } else { Err("entries") })
 }
 
 /// The bytes the two-bit search keeps resident for a table of `states`
@@ -157,15 +199,68 @@ impl Words {
     }
 }
 
+/// Where a two-bit search keeps its distances and frontier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// All of it resident: the fast way, 3 bits a board.
+    Resident,
+    /// In two work files, a segment of `segment` tile orders of one blank
+    /// cell resident at a time (a multiple of 64): for a memory limit
+    /// below the resident search's.
+    Segmented {
+        /// The distances' work file.
+        distances: std::path::PathBuf,
+        /// The frontier's work file.
+        frontier: std::path::PathBuf,
+        /// Tile orders a segment covers.
+        segment: u64,
+    },
+}
+
+/// The most bytes a segmented search keeps resident besides its segment:
+/// the buffer a vertical source's frontier is read through.
+const STREAM_BYTES: u64 = 1 << 18;
+
+/// The buffer a segmented search reads a vertical source's frontier
+/// through, for `per_blank` tile orders a cell: [`STREAM_BYTES`], or a
+/// whole cell's bitset if smaller.
+pub(crate) fn stream_bytes(per_blank: u64) -> u64 {
+    STREAM_BYTES.min(per_blank.div_ceil(64) * 8)
+}
+
+/// Bytes a segmented search keeps resident per tile order of its
+/// segment, in eighths of a byte: 2 bits of distance, 1 of the new
+/// frontier, and 2 of the horizontal sources' frontier.
+pub(crate) const SEGMENT_BITS_PER_BOARD: u64 = 5;
+
+/// The distances and the frontier.
+enum Store {
+    Resident {
+        /// `residue ^ 3` per board, 32 a word; 0 = not reached.
+        residues: Words,
+        /// One bitset per blank cell, `words` words each.
+        frontier: Words,
+    },
+    Segmented(Segmented),
+}
+
+/// The work files of a segmented search, and its segment buffers.
+struct Segmented {
+    /// The distances, laid out as `Store::Resident`'s.
+    residues: std::fs::File,
+    /// The frontier bitsets, laid out as `Store::Resident`'s.
+    frontier: std::fs::File,
+    paths: [std::path::PathBuf; 2],
+    /// Tile orders a segment covers: a multiple of 64.
+    segment: u64,
+}
+
 /// The state of a two-bit search between layers.
 pub(crate) struct TwoBit<'a> {
     search: Search<'a>,
     indexer: &'a Indexer,
     adjacency: Adjacency,
-    /// `residue ^ 3` per board, 32 a word; 0 = not reached.
-    residues: Words,
-    /// One bitset per blank cell, `words` words each.
-    frontier: Words,
+    store: Store,
     words: usize,
     per_blank: u64,
     cells: usize,
@@ -181,34 +276,105 @@ impl<'a> TwoBit<'a> {
     /// A search toward `goal` (the goal `indexer` was made for), with
     /// layer 0 (the goal) done.
     pub(crate) fn new(indexer: &'a Indexer, goal: &Board) -> Result<TwoBit<'a>, GenerateError> {
-        let mut search = TwoBit::empty(indexer, goal)?;
+        TwoBit::placed(indexer, goal, &Placement::Resident)
+            .map(|s| s.expect("a resident search opens no file"))
+    }
+
+    /// Like [`TwoBit::new`], placed as `placement` says (a segmented
+    /// search creates its work files: the I/O error if it cannot).
+    pub(crate) fn placed(
+        indexer: &'a Indexer,
+        goal: &Board,
+        placement: &Placement,
+    ) -> Result<io::Result<TwoBit<'a>>, GenerateError> {
+        let mut search = match TwoBit::empty(indexer, goal, placement)? {
+            Ok(search) => search,
+            Err(e) => return Ok(Err(e)),
+        };
         let root = indexer.rank_unchecked(goal).0;
         let (cell, h) = ((root / search.per_blank) as usize, root % search.per_blank);
-        search.residues.atomics()[(root / 32) as usize].store(3 << (2 * (root % 32)), Relaxed);
-        search.frontier.atomics()[cell * search.words + (h / 64) as usize]
-            .store(1 << (h % 64), Relaxed);
+        let residue_word = (root / 32) as usize;
+        let frontier_word = cell * search.words + (h / 64) as usize;
+        let (residue, bit) = (3u64 << (2 * (root % 32)), 1u64 << (h % 64));
+        match &mut search.store {
+            Store::Resident { residues, frontier } => {
+                residues.atomics()[residue_word].store(residue, Relaxed);
+                frontier.atomics()[frontier_word].store(bit, Relaxed);
+            }
+            Store::Segmented(files) => {
+                let written = write_words(&files.residues, residue_word, &[residue])
+                    .and_then(|()| write_words(&files.frontier, frontier_word, &[bit]));
+                if let Err(e) = written {
+                    return Ok(Err(e));
+                }
+            }
+        }
         search.layers.push(1);
-        Ok(search)
+        Ok(Ok(search))
     }
 
     /// A search with nothing reached, to be filled by
     /// [`TwoBit::restore`].
-    fn empty(indexer: &'a Indexer, goal: &Board) -> Result<TwoBit<'a>, GenerateError> {
+    fn empty(
+        indexer: &'a Indexer,
+        goal: &Board,
+        placement: &Placement,
+    ) -> Result<io::Result<TwoBit<'a>>, GenerateError> {
         let shape = indexer.shape();
         let (cells, per_blank) = (shape.cells(), indexer.per_blank());
         let (residue_bytes, frontier_bytes) = resident_bytes(cells, per_blank);
-        let memory = |e: io::Error| GenerateError::Memory {
-            bytes: residue_bytes + frontier_bytes,
-            why: e.to_string(),
-        };
         let words = per_blank.div_ceil(64) as usize;
         let root_cell = goal.blank();
-        Ok(TwoBit {
+        let store = match placement {
+            Placement::Resident => {
+                let memory = |e: io::Error| GenerateError::Memory {
+                    bytes: residue_bytes + frontier_bytes,
+                    why: e.to_string(),
+                };
+                Store::Resident {
+                    residues: Words::zeroed((residue_bytes / 8) as usize).map_err(memory)?,
+                    frontier: Words::zeroed((frontier_bytes / 8) as usize).map_err(memory)?,
+                }
+            }
+            Placement::Segmented {
+                distances,
+                frontier,
+                segment,
+            } => {
+                // Fresh files of zeros (sparse until written).
+                let create = |path: &std::path::Path, len: u64| {
+                    let f = std::fs::File::options()
+                        .read(true)
+                        .write(true)
+                        .create(true)
+                        .truncate(true)
+                        .open(path)?;
+                    f.set_len(len)?;
+                    Ok::<_, io::Error>(f)
+                };
+                let files = create(distances, residue_bytes)
+                    .and_then(|r| Ok((r, create(frontier, frontier_bytes)?)));
+                let (residues, frontier_file) = match files {
+                    Ok(files) => files,
+                    Err(e) => return Ok(Err(e)),
+                };
+                assert!(
+                    segment % 64 == 0 && *segment > 0,
+                    "a segment is whole words"
+                );
+                Store::Segmented(Segmented {
+                    residues,
+                    frontier: frontier_file,
+                    paths: [distances.clone(), frontier.clone()],
+                    segment: *segment,
+                })
+            }
+        };
+        Ok(Ok(TwoBit {
             search: Search::new(indexer, false),
             indexer,
             adjacency: Adjacency::new(shape),
-            residues: Words::zeroed((residue_bytes / 8) as usize).map_err(memory)?,
-            frontier: Words::zeroed((frontier_bytes / 8) as usize).map_err(memory)?,
+            store,
             words,
             per_blank,
             cells,
@@ -216,7 +382,23 @@ impl<'a> TwoBit<'a> {
             root_colour: (root_cell / shape.cols() + root_cell % shape.cols()) % 2,
             layers: Vec::new(),
             start: Instant::now(),
-        })
+        }))
+    }
+
+    /// Removes a segmented search's work files (best effort).
+    pub(crate) fn remove_work_files(self) {
+        if let Store::Segmented(files) = self.store {
+            let Segmented {
+                residues,
+                frontier,
+                paths,
+                ..
+            } = files;
+            drop((residues, frontier));
+            for path in paths {
+                let _ = std::fs::remove_file(path);
+            }
+        }
     }
 
     /// A cell's colour on the checkerboard.
@@ -231,6 +413,11 @@ impl<'a> TwoBit<'a> {
         (0..self.cells)
             .filter(|&c| self.colour(c) == want)
             .collect()
+    }
+
+    /// The index the search is over.
+    pub(crate) fn indexer(&self) -> &'a Indexer {
+        self.indexer
     }
 
     /// The layer counts so far.
@@ -253,100 +440,137 @@ impl<'a> TwoBit<'a> {
         }
     }
 
-    /// The frontier bitset of `cell`.
-    fn bitset(&self, cell: usize) -> &[AtomicU64] {
-        &self.frontier.atomics()[cell * self.words..(cell + 1) * self.words]
+    /// The resident store's words.
+    fn resident(&self) -> Option<(&[AtomicU64], &[AtomicU64])> {
+        match &self.store {
+            Store::Resident { residues, frontier } => {
+                Some((residues.atomics(), frontier.atomics()))
+            }
+            Store::Segmented(_) => None,
+        }
     }
 
     /// Expands the deepest layer: whether it reached any new board (if
-    /// not, the search is over and nothing changed).
-    pub(crate) fn expand(&mut self) -> bool {
+    /// not, the search is over and nothing changed). Fails only on a
+    /// segmented search's work files.
+    pub(crate) fn expand(&mut self) -> io::Result<bool> {
         let depth = self.depth();
         let sources = self.cells_of_layer(depth);
         let targets = self.cells_of_layer(depth + 1);
-        // The targets' bitsets held layer depth − 1.
-        for &cell in &targets {
-            self.bitset(cell)
-                .par_iter()
-                .with_min_len(1 << 12)
-                .for_each(|w| w.store(0, Relaxed));
-        }
         // Stored as residue ^ 3.
         let stored = 3 ^ ((depth + 1) % 3) as u64;
-        let found =
-            self.expand_horizontal(&targets, stored) + self.expand_vertical(&sources, stored);
+        let found = match self.resident() {
+            Some((residues, frontier)) => {
+                // The targets' bitsets held layer depth − 1.
+                for &cell in &targets {
+                    frontier[cell * self.words..(cell + 1) * self.words]
+                        .par_iter()
+                        .with_min_len(1 << 12)
+                        .for_each(|w| w.store(0, Relaxed));
+                }
+                let mut found = 0;
+                for &target in &targets {
+                    let view = Segment {
+                        cell: target,
+                        words: 0..self.words,
+                        residues,
+                        first_word: 0,
+                        into: &frontier[target * self.words..(target + 1) * self.words],
+                    };
+                    found += self.expand_horizontal(
+                        &view,
+                        |source, w| frontier[source * self.words + w].load(Relaxed),
+                        stored,
+                    );
+                }
+                found + self.expand_vertical_resident(&sources, residues, frontier, stored)
+            }
+            None => self.expand_segmented(&targets, stored)?,
+        };
         if found == 0 {
             // The next layer's bitsets are empty: the layer stays whole.
-            return false;
+            return Ok(false);
         }
         self.layers.push(found);
-        true
+        Ok(true)
     }
 
-    /// Pass 1: the boards a horizontal move reaches, a word of 64 tile
-    /// orders at a time per target cell.
-    fn expand_horizontal(&self, targets: &[usize], stored: u64) -> u64 {
-        let words = self.words;
-        let chunks = words.div_ceil(CHUNK);
-        let residues = self.residues.atomics();
+    /// The horizontal sources of `target`: the cells beside it.
+    fn beside(&self, target: usize) -> Vec<usize> {
+        self.adjacency
+            .from(target)
+            .iter()
+            .filter(|(mv, _)| matches!(mv, Move::Left | Move::Right))
+            .map(|&(_, from)| from as usize)
+            .collect()
+    }
+
+    /// Pass 1 over a segment: the boards a horizontal move reaches, a word
+    /// of 64 tile orders at a time; `source(cell, w)` is word `w` of a
+    /// source cell's frontier.
+    fn expand_horizontal(
+        &self,
+        view: &Segment,
+        source: impl Fn(usize, usize) -> u64 + Sync,
+        stored: u64,
+    ) -> u64 {
+        let sources = self.beside(view.cell);
+        let residues = view.residues;
         // Whole words of entries per cell: a cell's 64 tile orders are two
         // residue words.
         let aligned = self.per_blank.is_multiple_of(64);
-        (0..targets.len() * chunks)
+        let base = view.cell as u64 * self.per_blank;
+        let first = view.first_word as u64 * 32;
+        let start = view.words.start;
+        view.words
+            .clone()
             .into_par_iter()
-            .map(|task| {
-                let target = targets[task / chunks];
-                let first = (task % chunks) * CHUNK;
-                let sources: Vec<&[AtomicU64]> = self
-                    .adjacency
-                    .from(target)
-                    .iter()
-                    .filter(|(mv, _)| matches!(mv, Move::Left | Move::Right))
-                    .map(|&(_, from)| self.bitset(from as usize))
-                    .collect();
-                let into = self.bitset(target);
-                let base = target as u64 * self.per_blank;
-                let mut found = 0;
-                for w in first..(first + CHUNK).min(words) {
-                    let arriving = sources.iter().fold(0, |acc, s| acc | s[w].load(Relaxed));
-                    if arriving == 0 {
-                        continue;
-                    }
-                    if !aligned {
-                        let mut bits = arriving;
-                        while bits != 0 {
-                            let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
-                            bits &= bits - 1;
-                            if claim(residues, base + h, stored) {
-                                found += 1;
-                                into[w].fetch_or(1 << (h % 64), Relaxed);
-                            }
-                        }
-                        continue;
-                    }
-                    let at = ((base + (w * 64) as u64) / 32) as usize;
-                    let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
-                    let open = compact(unreached(low)) | compact(unreached(high)) << 32;
-                    let new = arriving & open;
-                    if new == 0 {
-                        continue;
-                    }
-                    // This task alone writes these words in this pass.
-                    residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
-                    residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
-                    into[w].store(new, Relaxed);
-                    found += new.count_ones() as u64;
+            .with_min_len(CHUNK)
+            .map(|w| {
+                let arriving = sources.iter().fold(0, |acc, &s| acc | source(s, w));
+                if arriving == 0 {
+                    return 0;
                 }
-                found
+                let into = &view.into[w - start];
+                if !aligned {
+                    let mut found = 0;
+                    let mut bits = arriving;
+                    while bits != 0 {
+                        let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                        bits &= bits - 1;
+                        if claim(residues, base + h - first, stored) {
+                            found += 1;
+                            into.fetch_or(1 << (h % 64), Relaxed);
+                        }
+                    }
+                    return found;
+                }
+                let at = ((base + (w * 64) as u64 - first) / 32) as usize;
+                let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
+                let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
+                let new = arriving & open;
+                if new == 0 {
+                    return 0;
+                }
+                // This task alone writes these words in this pass.
+                residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
+                residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
+                into.fetch_or(new, Relaxed);
+                new.count_ones() as u64
             })
             .sum()
     }
 
-    /// Pass 2: the boards a vertical move reaches.
-    fn expand_vertical(&self, sources: &[usize], stored: u64) -> u64 {
+    /// Pass 2, resident: the boards a vertical move reaches, every source
+    /// cell at once (one odometer for all).
+    fn expand_vertical_resident(
+        &self,
+        sources: &[usize],
+        residues: &[AtomicU64],
+        frontier: &[AtomicU64],
+        stored: u64,
+    ) -> u64 {
         let words = self.words;
-        let residues = self.residues.atomics();
-        let frontier = self.frontier.atomics();
         let search = &self.search;
         let per_blank = self.per_blank;
         let sources: Vec<usize> = sources
@@ -363,9 +587,7 @@ impl<'a> TwoBit<'a> {
             .map(|first| {
                 let mut found = 0;
                 let mut batch = Batch::default();
-                // The odometer: the digits of tile order `at`.
-                let mut at = u64::MAX;
-                let mut digits = 0;
+                let mut odometer = Odometer::new(search);
                 let mut here = [0u64; crate::board::MAX_CELLS];
                 for w in first..(first + CHUNK).min(words) {
                     let mut any = 0;
@@ -377,34 +599,23 @@ impl<'a> TwoBit<'a> {
                         let bit = any.trailing_zeros();
                         any &= any - 1;
                         let h = (w * 64) as u64 + bit as u64;
-                        // A short step forward is cheaper than a fresh start.
-                        if at <= h && h - at <= 64 {
-                            while at < h {
-                                digits = search.advance(digits);
-                                at += 1;
-                            }
-                        } else {
-                            digits = search.digits_at(h);
-                            at = h;
-                        }
-                        let with_parity = search.with_parity(digits);
+                        let digits = odometer.at(h);
                         for (i, &cell) in sources.iter().enumerate() {
                             if here[i] >> bit & 1 == 0 {
                                 continue;
                             }
                             for v in search.verticals(cell) {
-                                let to =
-                                    v.to as u64 * per_blank + search.vertical(h, with_parity, v);
+                                let to = v.to as u64 * per_blank + search.vertical(h, digits, v);
                                 prefetch(&residues[(to / 32) as usize]);
                                 batch.push(to);
                                 if batch.len == BATCH {
-                                    found += self.claim_all(&mut batch, stored);
+                                    found += self.claim_all(&mut batch, residues, frontier, stored);
                                 }
                             }
                         }
                     }
                 }
-                found + self.claim_all(&mut batch, stored)
+                found + self.claim_all(&mut batch, residues, frontier, stored)
             })
             .sum()
     }
@@ -412,10 +623,13 @@ impl<'a> TwoBit<'a> {
     /// Claims a batch of vertical targets (already prefetched), setting
     /// the frontier bits of those this thread reached first.
     #[inline]
-    fn claim_all(&self, batch: &mut Batch, stored: u64) -> u64 {
-        let residues = self.residues.atomics();
-        let frontier = self.frontier.atomics();
-        let mut found = 0;
+    fn claim_all(
+        &self,
+        batch: &mut Batch,
+        residues: &[AtomicU64],
+        frontier: &[AtomicU64],
+        stored: u64,
+    ) -> u64 {
         let mut claimed = [0u64; BATCH];
         let mut n = 0;
         for &to in &batch.targets[..batch.len] {
@@ -431,24 +645,187 @@ impl<'a> TwoBit<'a> {
             let (cell, h) = (to / self.per_blank, to % self.per_blank);
             let word = cell as usize * self.words + (h / 64) as usize;
             frontier[word].fetch_or(1 << (h % 64), Relaxed);
-            found += 1;
         }
         batch.len = 0;
-        found
+        n as u64
+    }
+
+    /// A layer of a segmented search: each target cell a segment at a
+    /// time, its distances and new frontier read in, its sources'
+    /// frontiers read through, then written back.
+    fn expand_segmented(&self, targets: &[usize], stored: u64) -> io::Result<u64> {
+        let Store::Segmented(files) = &self.store else {
+            unreachable!("a segmented search")
+        };
+        let (per_blank, words) = (self.per_blank, self.words);
+        let segment_words = (files.segment / 64) as usize;
+        let mut found = 0;
+        for &target in targets {
+            let beside = self.beside(target);
+            for first in (0..words).step_by(segment_words) {
+                let range = first..(first + segment_words).min(words);
+                // The segment's entries, in whole residue words.
+                let lo = target as u64 * per_blank + (range.start * 64) as u64;
+                let hi = target as u64 * per_blank + ((range.end * 64) as u64).min(per_blank);
+                let (w0, w1) = ((lo / 32) as usize, hi.div_ceil(32) as usize);
+                let residues = read_words(&files.residues, w0, w1 - w0)?;
+                let into: Vec<AtomicU64> = range.clone().map(|_| AtomicU64::new(0)).collect();
+                // The horizontal sources' words of the same tile orders.
+                let mut beside_words = Vec::with_capacity(beside.len());
+                for &s in &beside {
+                    let at = s * words + range.start;
+                    beside_words.push((s, read_words(&files.frontier, at, range.len())?));
+                }
+                let view = Segment {
+                    cell: target,
+                    words: range.clone(),
+                    residues: &residues,
+                    first_word: w0,
+                    into: &into,
+                };
+                found += self.expand_horizontal(
+                    &view,
+                    |s, w| {
+                        beside_words
+                            .iter()
+                            .find(|(cell, _)| *cell == s)
+                            .map_or(0, |(_, ws)| ws[w - range.start].load(Relaxed))
+                    },
+                    stored,
+                );
+                found += self.expand_vertical_segment(&view, files, (lo, hi), stored)?;
+                write_words(&files.residues, w0, &load_all(&residues))?;
+                write_words(
+                    &files.frontier,
+                    target * words + range.start,
+                    &load_all(&into),
+                )?;
+            }
+        }
+        Ok(found)
+    }
+
+    /// Pass 2 over a segment of a segmented search: each vertical source
+    /// of the segment's cell read through whole, its moves that land in
+    /// entries `lo..hi` claimed.
+    fn expand_vertical_segment(
+        &self,
+        view: &Segment,
+        files: &Segmented,
+        (lo, hi): (u64, u64),
+        stored: u64,
+    ) -> io::Result<u64> {
+        let search = &self.search;
+        let (per_blank, words) = (self.per_blank, self.words);
+        let stream = (stream_bytes(per_blank) / 8) as usize;
+        let first = view.first_word as u64 * 32;
+        let mut found = 0;
+        for source in 0..self.cells {
+            let Some(v) = search.verticals(source).find(|v| v.to == view.cell) else {
+                continue;
+            };
+            for start in (0..words).step_by(stream) {
+                let n = stream.min(words - start);
+                let chunk = read_words(&files.frontier, source * words + start, n)?;
+                found += (0..n)
+                    .into_par_iter()
+                    .step_by(CHUNK)
+                    .map(|c| {
+                        let mut found = 0;
+                        let mut odometer = Odometer::new(search);
+                        for (w, word) in chunk.iter().enumerate().take((c + CHUNK).min(n)).skip(c) {
+                            let mut bits = word.load(Relaxed);
+                            while bits != 0 {
+                                let h = ((start + w) * 64) as u64 + bits.trailing_zeros() as u64;
+                                bits &= bits - 1;
+                                let to_h = search.vertical(h, odometer.at(h), v);
+                                let to = view.cell as u64 * per_blank + to_h;
+                                if to < lo || to >= hi {
+                                    continue;
+                                }
+                                if claim(view.residues, to - first, stored) {
+                                    found += 1;
+                                    let word = (to_h / 64) as usize - view.words.start;
+                                    view.into[word].fetch_or(1 << (to_h % 64), Relaxed);
+                                }
+                            }
+                        }
+                        found
+                    })
+                    .sum::<u64>();
+            }
+        }
+        Ok(found)
+    }
+
+    /// Calls `f` with the words of each cell of layer `depth` in turn,
+    /// in pieces (cell, first word, words).
+    fn for_each_frontier_piece(
+        &self,
+        depth: u32,
+        mut f: impl FnMut(usize, usize, &[u64]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let piece = (STREAM_BYTES / 8) as usize;
+        for cell in self.cells_of_layer(depth) {
+            for start in (0..self.words).step_by(piece) {
+                let n = piece.min(self.words - start);
+                let words = match &self.store {
+                    Store::Resident { frontier, .. } => {
+                        load_all(&frontier.atomics()[cell * self.words + start..][..n])
+                    }
+                    Store::Segmented(files) => {
+                        load_all(&read_words(&files.frontier, cell * self.words + start, n)?)
+                    }
+                };
+                f(cell, start, &words)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with the distances' bytes (as stored: residue ^ 3), in
+    /// pieces.
+    fn for_each_distance_piece(
+        &self,
+        mut f: impl FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        const PIECE: usize = 1 << 22;
+        match &self.store {
+            Store::Resident { residues, .. } => {
+                for piece in residues.bytes().chunks(PIECE) {
+                    f(piece)?;
+                }
+            }
+            Store::Segmented(files) => {
+                let len = files.residues.metadata()?.len();
+                let mut buffer = vec![0u8; PIECE];
+                let mut file = &files.residues;
+                file.seek(SeekFrom::Start(0))?;
+                let mut left = len;
+                while left > 0 {
+                    let n = (PIECE as u64).min(left) as usize;
+                    file.read_exact(&mut buffer[..n])?;
+                    f(&buffer[..n])?;
+                    left -= n as u64;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The first [`MAX_HARDEST`] boards of the deepest layer, in index
     /// order (as [`generate`](super::generate()) lists them).
-    pub(crate) fn hardest(&self) -> Vec<Board> {
+    pub(crate) fn hardest(&self) -> io::Result<Vec<Board>> {
         let mut hardest = Vec::new();
-        for cell in self.cells_of_layer(self.depth()) {
-            for (w, word) in self.bitset(cell).iter().enumerate() {
-                let mut bits = word.load(Relaxed);
+        let full = io::Error::other("enough");
+        let listed = self.for_each_frontier_piece(self.depth(), |cell, start, words| {
+            for (w, &word) in words.iter().enumerate() {
+                let mut bits = word;
                 while bits != 0 {
                     if hardest.len() == MAX_HARDEST {
-                        return hardest;
+                        return Err(io::Error::other("enough"));
                     }
-                    let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                    let h = ((start + w) * 64) as u64 + bits.trailing_zeros() as u64;
                     bits &= bits - 1;
                     let index = Index(cell as u64 * self.per_blank + h);
                     hardest.push(
@@ -458,8 +835,13 @@ impl<'a> TwoBit<'a> {
                     );
                 }
             }
+            Ok(())
+        });
+        match listed {
+            Err(e) if hardest.len() == MAX_HARDEST && e.to_string() == full.to_string() => {}
+            other => other?,
         }
-        hardest
+        Ok(hardest)
     }
 
     /// The table's body length: 2 bits a board.
@@ -467,41 +849,35 @@ impl<'a> TwoBit<'a> {
         self.indexer.len().div_ceil(4)
     }
 
-    /// Writes the table's body (entries `residue`, `3` for no board), in
-    /// pieces of a few MB.
+    /// Writes the table's body (entries `residue`, `3` for no board).
     pub(crate) fn write_body(&self, out: &mut impl Write) -> io::Result<()> {
-        const PIECE: usize = 1 << 22;
         let mut left = self.body_len() as usize;
-        let mut piece = vec![0u8; PIECE];
-        for words in self.residues.bytes().chunks(PIECE) {
-            let n = words.len().min(left);
-            for (to, from) in piece[..n].iter_mut().zip(words) {
-                *to = from ^ 0xFF;
-            }
-            out.write_all(&piece[..n])?;
+        let mut flipped = Vec::new();
+        self.for_each_distance_piece(|piece| {
+            let n = piece.len().min(left);
+            flipped.clear();
+            flipped.extend(piece[..n].iter().map(|b| b ^ 0xFF));
+            out.write_all(&flipped)?;
             left -= n;
-            if left == 0 {
-                break;
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
-    /// The pieces a checkpoint holds: the distances, and the bitsets of
-    /// the deepest layer's cells, in cell order.
-    pub(crate) fn checkpoint_pieces(&self) -> Vec<&[u8]> {
-        let mut pieces = vec![self.residues.bytes()];
-        let bytes = self.frontier.bytes();
-        let len = self.words * 8;
-        for cell in self.cells_of_layer(self.depth()) {
-            pieces.push(&bytes[cell * len..(cell + 1) * len]);
-        }
-        pieces
+    /// Writes what a checkpoint's body holds: the distances (as stored),
+    /// then the bitsets of the deepest layer's cells, in cell order.
+    pub(crate) fn write_checkpoint_body(&self, out: &mut impl Write) -> io::Result<()> {
+        self.for_each_distance_piece(|piece| out.write_all(piece))?;
+        let mut bytes = Vec::new();
+        self.for_each_frontier_piece(self.depth(), |_, _, words| {
+            bytes.clear();
+            bytes.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+            out.write_all(&bytes)
+        })
     }
 
-    /// The total length of [`TwoBit::checkpoint_pieces`] at layer `depth`
-    /// of a search of `indexer` (each colour has its own count of cells)
-    /// toward `goal`).
+    /// The length of [`TwoBit::write_checkpoint_body`]'s bytes at layer
+    /// `depth` of a search of `indexer` toward `goal` (each colour has its
+    /// own count of cells).
     pub(crate) fn checkpoint_len(indexer: &Indexer, goal: &Board, depth: u32) -> u64 {
         let shape = indexer.shape();
         let (residues, frontier) = resident_bytes(shape.cells(), indexer.per_blank());
@@ -515,32 +891,127 @@ impl<'a> TwoBit<'a> {
         residues + cells * per_cell
     }
 
-    /// A search at layer `layers.len() − 1`, its pieces read by `fill`
-    /// (in the order of [`TwoBit::checkpoint_pieces`]).
+    /// A search at layer `layers.len() − 1`, placed as `placement` says,
+    /// its state read from `from` (as [`TwoBit::write_checkpoint_body`]
+    /// wrote it).
     pub(crate) fn restore(
         indexer: &'a Indexer,
         goal: &Board,
+        placement: &Placement,
         layers: Vec<u64>,
-        fill: impl FnOnce(Vec<&mut [u8]>) -> io::Result<()>,
+        from: &mut impl Read,
     ) -> Result<io::Result<TwoBit<'a>>, GenerateError> {
-        let mut search = TwoBit::empty(indexer, goal)?;
+        let mut search = match TwoBit::empty(indexer, goal, placement)? {
+            Ok(search) => search,
+            Err(e) => return Ok(Err(e)),
+        };
         search.layers = layers;
         let cells = search.cells_of_layer(search.depth());
         let len = search.words * 8;
-        let mut pieces: Vec<&mut [u8]> = vec![search.residues.bytes_mut()];
-        let mut rest = search.frontier.bytes_mut();
-        let mut next = 0;
-        for cell in cells {
-            let (_, tail) = rest.split_at_mut((cell - next) * len);
-            let (piece, tail) = tail.split_at_mut(len);
-            pieces.push(piece);
-            rest = tail;
-            next = cell + 1;
-        }
-        Ok(fill(pieces).map(|()| search))
+        let read = (|| {
+            match &mut search.store {
+                Store::Resident { residues, frontier } => {
+                    from.read_exact(residues.bytes_mut())?;
+                    let bytes = frontier.bytes_mut();
+                    for &cell in &cells {
+                        from.read_exact(&mut bytes[cell * len..(cell + 1) * len])?;
+                    }
+                }
+                Store::Segmented(files) => {
+                    let copy = |file: &std::fs::File, at: u64, n: u64, from: &mut dyn Read| {
+                        let mut file = file;
+                        file.seek(SeekFrom::Start(at))?;
+                        let copied = io::copy(&mut from.take(n), &mut file)?;
+                        if copied != n {
+                            return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
+                        }
+                        Ok::<_, io::Error>(())
+                    };
+                    let distances = files.residues.metadata()?.len();
+                    copy(&files.residues, 0, distances, from)?;
+                    for &cell in &cells {
+                        copy(&files.frontier, (cell * len) as u64, len as u64, from)?;
+                    }
+                }
+            }
+            Ok::<_, io::Error>(())
+        })();
+        Ok(read.map(|()| search))
     }
 }
 
+/// One target cell's words a pass writes: all of them (resident), or a
+/// segment's.
+struct Segment<'s> {
+    /// The target cell.
+    cell: usize,
+    /// The frontier words of the cell the segment covers.
+    words: std::ops::Range<usize>,
+    /// Distances: every word (resident), or the segment's, from residue
+    /// word `first_word` on.
+    residues: &'s [AtomicU64],
+    first_word: usize,
+    /// The new frontier's words of `words`.
+    into: &'s [AtomicU64],
+}
+
+/// The Lehmer digits of the tile orders a walk visits in increasing
+/// order: a short step forward is cheaper than a fresh start.
+struct Odometer<'s, 'a> {
+    search: &'s Search<'a>,
+    at: u64,
+    digits: u64,
+}
+
+impl<'s, 'a> Odometer<'s, 'a> {
+    fn new(search: &'s Search<'a>) -> Odometer<'s, 'a> {
+        Odometer {
+            search,
+            at: u64::MAX,
+            digits: 0,
+        }
+    }
+
+    /// The stored digits ([`Search::with_parity`]) of tile order `h`.
+    #[inline]
+    fn at(&mut self, h: u64) -> u64 {
+        if self.at <= h && h - self.at <= 64 {
+            while self.at < h {
+                self.digits = self.search.advance(self.digits);
+                self.at += 1;
+            }
+        } else {
+            self.digits = self.search.digits_at(h);
+            self.at = h;
+        }
+        self.search.with_parity(self.digits)
+    }
+}
+
+/// Reads `n` words from word `at` of `file`.
+fn read_words(file: &std::fs::File, at: usize, n: usize) -> io::Result<Vec<AtomicU64>> {
+    let mut bytes = vec![0u8; n * 8];
+    let mut f = file;
+    f.seek(SeekFrom::Start(at as u64 * 8))?;
+    f.read_exact(&mut bytes)?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|b| AtomicU64::new(u64::from_le_bytes(b.try_into().expect("8 bytes"))))
+        .collect())
+}
+
+/// Writes `words` at word `at` of `file`.
+fn write_words(file: &std::fs::File, at: usize, words: &[u64]) -> io::Result<()> {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut f = file;
+    f.seek(SeekFrom::Start(at as u64 * 8))?;
+    f.write_all(&bytes)
+}
+
+/// The values of `words`.
+fn load_all(words: &[AtomicU64]) -> Vec<u64> {
+    words.iter().map(|w| w.load(Relaxed)).collect()
+}
 /// A run of vertical targets, as indexes.
 struct Batch {
     targets: [u64; BATCH],
@@ -632,5 +1103,29 @@ mod tests {
         assert_eq!(spread(0b101), 0b1_0001);
         // Entries 0 and 2 of 0b11_00_01_00 are 0.
         assert_eq!(compact(unreached(0b1100_0100)) & 0xF, 0b0101);
+    }
+
+    #[test]
+    fn a_fresh_search_finds_a_table_whole_and_a_changed_one_changed() {
+        let goal = Board::solved(crate::board::Shape::EIGHT);
+        let table = super::super::generate(&goal, |_| {}).unwrap();
+        let (layers, body) = (table.layers(), table.body_bytes());
+        assert_eq!(search_and_compare(&goal, layers, body, |_| {}), Ok(Ok(())));
+        let mut changed = body.to_vec();
+        changed[1000] ^= 0b01;
+        assert_eq!(
+            search_and_compare(&goal, layers, &changed, |_| {}),
+            Ok(Err("entries"))
+        );
+        assert_eq!(
+            search_and_compare(&goal, layers, &body[1..], |_| {}),
+            Ok(Err("entries"))
+        );
+        let mut counts = layers.to_vec();
+        counts[3] += 1;
+        assert_eq!(
+            search_and_compare(&goal, &counts, body, |_| {}),
+            Ok(Err("layer counts"))
+        );
     }
 }

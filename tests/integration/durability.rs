@@ -774,3 +774,379 @@ fn a_written_table_has_the_mode_of_an_ordinary_new_file() {
     write_atomic(&path, reference(Shape::EIGHT), true).expect("replace");
     assert_eq!(mode(&path), mode(&plain), "a replaced table");
 }
+
+// ---------------------------------------------------------------------
+// 3. Resumable builds (the two-bit search to a file: `--checkpoint-every`,
+//    `--memory`, and every build over 12 cells).
+// ---------------------------------------------------------------------
+
+/// The bytes `generate` builds for `shape`'s solved goal, for the shapes
+/// the resumable tests build.
+fn planes_table(shape: Shape) -> Vec<u8> {
+    match (shape.rows(), shape.cols()) {
+        (3, 3) | (2, 5) => reference(shape).to_vec(),
+        _ => generate(&Board::solved(shape), |_| {})
+            .expect("generate")
+            .into_inner(),
+    }
+}
+
+/// A small generator of kill moments, seeded so a failure can be rerun.
+struct Moments(u64);
+
+impl Moments {
+    fn next_below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+/// Builds `shape` with a checkpoint after every layer, killing the build
+/// (SIGKILL) at random moments and starting it again with the same
+/// command, until a run finishes: the table is byte for byte the
+/// uninterrupted one, the work files are gone, and some run went on from
+/// a checkpoint. The moments fall in the first 90% of an uninterrupted
+/// run's time, timed first on this machine.
+fn kill_and_resume(shape: Shape, seed: u64, more: &[&str]) {
+    let data = tempdir();
+    let dir = tempdir();
+    let out = dir.path().join("table.slidedb");
+    let size = shape.to_string();
+    let mut args = vec![
+        "--size",
+        &size,
+        "--out",
+        path_str(&out),
+        "--checkpoint-every",
+        "0",
+    ];
+    args.extend(more);
+    let checkpoint = dir.path().join("table.slidedb.checkpoint");
+    let started = Instant::now();
+    let (code, _, stderr) = run_gen(&args, data.path());
+    assert_eq!(code, 0, "{stderr}");
+    let window = started.elapsed().mul_f64(0.9);
+    fs::remove_file(&out).expect("remove the uninterrupted table");
+    let mut moments = Moments(seed);
+    let mut killed_after_a_checkpoint = 0;
+    let mut resumed = 0;
+    for attempt in 0.. {
+        assert!(attempt < 200, "seed {seed}: no run finished in 200 tries");
+        let cwd = tempdir();
+        let mut child = command(SLIDEDB_GEN, &args, data.path(), cwd.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start slidedb-gen");
+        let stderr = child.stderr.take().expect("piped");
+        let reader = thread::spawn(move || {
+            let mut text = String::new();
+            let _ = BufReader::new(stderr).read_to_string(&mut text);
+            text
+        });
+        let delay = Duration::from_micros(moments.next_below(window.as_micros() as u64));
+        let deadline = Instant::now() + delay;
+        while Instant::now() < deadline && child.try_wait().expect("try_wait").is_none() {
+            thread::sleep(Duration::from_millis(1));
+        }
+        let _ = child.kill();
+        let status = wait_bounded(&mut child, "slidedb-gen");
+        let text = reader.join().expect("stderr");
+        assert!(
+            status.code().is_none() || status.success(),
+            "seed {seed}: slidedb-gen failed: {status}; stderr:\n{text}"
+        );
+        assert!(!text.contains("panicked"), "seed {seed}: {text}");
+        resumed += text.contains("going on from the checkpoint of layer") as usize;
+        if status.success() {
+            break;
+        }
+        killed_after_a_checkpoint += checkpoint.exists() as usize;
+    }
+    assert!(
+        killed_after_a_checkpoint > 0 && resumed > 0,
+        "seed {seed}: no kill came after a checkpoint ({killed_after_a_checkpoint}) or no run resumed ({resumed})"
+    );
+    assert!(
+        fs::read(&out).expect("read the table") == planes_table(shape),
+        "seed {seed}: {shape}: the resumed build's bytes differ"
+    );
+    assert_eq!(
+        names(dir.path()),
+        ["table.slidedb"],
+        "seed {seed}: work files left"
+    );
+}
+
+/// A 2x5 build killed again and again at random moments ends with the
+/// uninterrupted table's bytes.
+#[test]
+fn a_killed_build_goes_on_from_its_checkpoint_to_the_same_bytes() {
+    for seed in [1, 2, 3] {
+        kill_and_resume(shape(2, 5), seed, &[]);
+    }
+}
+
+/// The same in segments (a memory limit below the resident search's),
+/// with the distances and the frontier in work files that a kill leaves
+/// half-written: the checkpoint is what the next run goes on from.
+#[test]
+fn a_killed_segmented_build_goes_on_to_the_same_bytes() {
+    // 40 kB: segments of 29,248 boards, 7 a cell.
+    for seed in [4, 5] {
+        let more = ["--memory", "40K"];
+        kill_and_resume(shape(2, 5), seed, &more);
+    }
+}
+
+/// The same on 3x4 (seconds a run): kills land in the middle layers.
+#[test]
+#[ignore = "12 cells: a minute in release"]
+fn a_killed_twelve_cell_build_goes_on_to_the_same_bytes() {
+    kill_and_resume(shape(3, 4), 7, &[]);
+}
+
+/// With a memory limit and checkpoints, the two-bit build writes every
+/// small table toward several goals byte for byte as `generate` does
+/// (through the command line, as a user runs it).
+#[test]
+fn a_build_within_a_memory_limit_is_the_generated_table() {
+    let data = tempdir();
+    let dir = tempdir();
+    // (size, goal, memory, the boards a segment covers when it does not
+    // all fit)
+    for (size, goal, memory, segment) in [
+        ("2x2", "1 2 3 0", "1K", None),
+        ("3x2", "0 1 2 3 4 5", "1K", None),
+        ("2x4", "1 2 3 4 5 6 7 0", "800", Some(768)),
+        ("3x3", "1 2 3 4 5 6 7 8 0", "10K", Some(12352)),
+        ("3x3", "1 2 3 4 0 5 6 7 8", "10K", Some(12352)),
+        ("3x3", "8 7 6 5 4 3 2 1 0", "4K", Some(2496)),
+        ("2x5", "1 2 3 4 5 6 7 8 9 0", "40K", Some(29248)),
+    ] {
+        let out = dir.path().join(format!("{size}.slidedb"));
+        let args = [
+            "--size",
+            size,
+            "--goal",
+            goal,
+            "--out",
+            path_str(&out),
+            "--memory",
+            memory,
+            "--checkpoint-every",
+            "0",
+            "--force",
+        ];
+        let (code, _, stderr) = run_gen(&args, data.path());
+        assert_eq!(code, 0, "{size} {goal}: {stderr}");
+        match segment {
+            Some(boards) => assert!(
+                stderr.contains(&format!("(segments of {boards} boards;")),
+                "{size} {memory}: {stderr}"
+            ),
+            None => assert!(stderr.contains(", resident)"), "{size} {memory}: {stderr}"),
+        }
+        let goal = Board::parse(goal, Some(size.parse().unwrap())).unwrap();
+        let expected = generate(&goal, |_| {}).unwrap();
+        assert!(
+            fs::read(&out).unwrap() == expected.as_bytes(),
+            "{size} {goal}: the same bytes"
+        );
+    }
+    let made = ["2x2", "2x4", "2x5", "3x2", "3x3"].map(|s| format!("{s}.slidedb"));
+    assert_eq!(names(dir.path()), made, "only the tables are left");
+}
+
+/// The 12-cell tables, as the small ones, in segments (their resident
+/// search keeps 90 MB).
+#[test]
+#[ignore = "12 cells: a minute in release"]
+fn a_twelve_cell_build_within_a_memory_limit_is_the_generated_table() {
+    let data = tempdir();
+    let dir = tempdir();
+    for (shape, memory) in [(shape(3, 4), "16M"), (shape(2, 6), "8M")] {
+        let out = dir.path().join("t.slidedb");
+        let size = shape.to_string();
+        let args = [
+            "--size",
+            &size,
+            "--out",
+            path_str(&out),
+            "--memory",
+            memory,
+            "--force",
+        ];
+        let (code, _, stderr) = run_gen(&args, data.path());
+        assert_eq!(code, 0, "{shape}: {stderr}");
+        assert!(fs::read(&out).unwrap() == planes_table(shape), "{shape}");
+    }
+}
+
+/// A memory limit below what the search keeps resident refuses before
+/// any work, saying how much it needs.
+#[test]
+fn a_build_that_does_not_fit_the_memory_limit_is_refused() {
+    let data = tempdir();
+    let dir = tempdir();
+    let out = dir.path().join("t.slidedb");
+    let args = ["--size", "3x4", "--out", path_str(&out), "--memory", "100K"];
+    let (code, stdout, stderr) = run_gen(&args, data.path());
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(
+        stderr.contains("needs 262184 bytes at the least")
+            && stderr.contains("89812800 to keep")
+            && stderr.contains("more than the memory limit (102400 bytes)"),
+        "{stderr}"
+    );
+    assert!(names(dir.path()).is_empty(), "nothing written");
+    // A size it cannot read is refused by the parser.
+    let args = ["--size", "3x3", "--out", path_str(&out), "--memory", "lots"];
+    let (code, _, stderr) = run_gen(&args, data.path());
+    assert_eq!(code, 2);
+    assert!(stderr.contains("write a size like 512M"), "{stderr}");
+}
+
+/// A checkpoint of another goal's build, or a damaged one, is refused
+/// with what is wrong and how to start over; nothing is lost.
+#[test]
+fn a_checkpoint_of_another_build_or_damaged_is_refused() {
+    let data = tempdir();
+    let dir = tempdir();
+    let out = dir.path().join("t.slidedb");
+    let checkpoint = dir.path().join("t.slidedb.checkpoint");
+    // A build toward a goal with the blank mid-row, killed once its
+    // first checkpoint is there.
+    let goal_text = "1 2 0 3 4 5 6 7 8 9";
+    let other = ["--size", "2x5", "--goal", goal_text];
+    let mut args = other.to_vec();
+    args.extend(["--out", path_str(&out), "--checkpoint-every", "0"]);
+    let mut copy = None;
+    for _ in 0..20 {
+        let _ = fs::remove_file(&out);
+        let cwd = tempdir();
+        let mut child = command(SLIDEDB_GEN, &args, data.path(), cwd.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start");
+        while !checkpoint.exists() && child.try_wait().expect("try_wait").is_none() {
+            thread::yield_now();
+        }
+        let _ = child.kill();
+        wait_bounded(&mut child, "slidedb-gen");
+        if let Ok(bytes) = fs::read(&checkpoint) {
+            copy = Some(bytes);
+            break;
+        }
+    }
+    let copy = copy.expect("a checkpoint seen in 20 builds");
+    let _ = fs::remove_file(&out);
+    // The corner goal's build is another build.
+    let args = ["--size", "2x5", "--out", path_str(&out)];
+    let (code, _, stderr) = run_gen(&args, data.path());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("is not a checkpoint this build can go on from")
+            && stderr.contains("toward the 2x5 goal 1 2 0 3 4 5 6 7 8 9")
+            && stderr.contains("remove it to start over"),
+        "{stderr}"
+    );
+    // Damaged: one bit of its body flipped.
+    let mut damaged = copy.clone();
+    *damaged.last_mut().unwrap() ^= 1;
+    fs::write(&checkpoint, &damaged).unwrap();
+    let mut args = other.to_vec();
+    args.extend(["--out", path_str(&out)]);
+    let (code, _, stderr) = run_gen(&args, data.path());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("(damaged)"), "{stderr}");
+    // Whole again: the build goes on from it.
+    fs::write(&checkpoint, &copy).unwrap();
+    let (code, _, stderr) = run_gen(&args, data.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("going on from the checkpoint of layer"),
+        "{stderr}"
+    );
+    let goal = Board::parse(goal_text, Some(shape(2, 5))).unwrap();
+    assert!(fs::read(&out).unwrap() == generate(&goal, |_| {}).unwrap().as_bytes());
+    assert_eq!(names(dir.path()), ["t.slidedb"]);
+}
+
+/// A disk that fills up during a build (another program takes the
+/// space) stops it with "the disk is full" and where it will go on from;
+/// the checkpoint is left whole, and once there is space the same
+/// command finishes with the uninterrupted bytes.
+#[test]
+#[ignore = "12 cells: seconds; mounts a tmpfs"]
+fn a_full_disk_stops_a_build_and_leaves_its_checkpoint_usable() {
+    let data = tempdir();
+    let dir = tempdir();
+    // The 3x4 build plans 150 MB at its peak.
+    let Some(mount) = Tmpfs::mount(dir.path(), "size=160m,mode=700", "full_disk_build") else {
+        return;
+    };
+    let out = mount.dir.join("t.slidedb");
+    let checkpoint = mount.dir.join("t.slidedb.checkpoint");
+    let filler = mount.dir.join("filler");
+    let args = [
+        "--size",
+        "3x4",
+        "--out",
+        path_str(&out),
+        "--checkpoint-every",
+        "0",
+    ];
+    let cwd = tempdir();
+    let mut child = command(SLIDEDB_GEN, &args, data.path(), cwd.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start");
+    let stderr = child.stderr.take().expect("piped");
+    let reader = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = BufReader::new(stderr).read_to_string(&mut text);
+        text
+    });
+    // Once the first checkpoint is there, take all but 1 MB of the space.
+    let deadline = Instant::now() + CHILD_TIMEOUT;
+    while !checkpoint.exists() {
+        assert!(Instant::now() < deadline, "no checkpoint appeared");
+        thread::sleep(Duration::from_millis(5));
+    }
+    let mut f = fs::File::create(&filler).unwrap();
+    let chunk = vec![1u8; 1 << 20];
+    while std::io::Write::write_all(&mut f, &chunk).is_ok() {}
+    drop(f);
+    let len = fs::metadata(&filler).unwrap().len();
+    fs::File::options()
+        .write(true)
+        .open(&filler)
+        .unwrap()
+        .set_len(len.saturating_sub(1 << 20))
+        .unwrap();
+    let status = wait_bounded(&mut child, "slidedb-gen");
+    let text = reader.join().unwrap();
+    assert_eq!(status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("the disk is full") && text.contains("goes on from the checkpoint of layer"),
+        "{text}"
+    );
+    let mut left = names(&mount.dir);
+    left.sort();
+    assert_eq!(left, ["filler", "t.slidedb.checkpoint"], "{text}");
+    fs::remove_file(&filler).unwrap();
+    let (code, _, stderr) = run_gen(&args, data.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("going on from the checkpoint of layer"),
+        "{stderr}"
+    );
+    assert!(fs::read(&out).unwrap() == planes_table(shape(3, 4)));
+    assert_eq!(names(&mount.dir), ["t.slidedb"]);
+}

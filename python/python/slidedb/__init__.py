@@ -26,6 +26,7 @@ Solution(moves='ullddrurdllurdruldr', distance=19, solvable=True)
 """
 
 from ._slidedb import (
+    MAX_IN_MEMORY_CELLS,
     MAX_TABLE_CELLS,
     Database,
     Layer,
@@ -43,6 +44,7 @@ from ._slidedb import (
 )
 
 __all__ = [
+    "MAX_IN_MEMORY_CELLS",
     "MAX_TABLE_CELLS",
     "Database",
     "Layer",

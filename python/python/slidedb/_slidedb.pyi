@@ -10,7 +10,9 @@ import numpy.typing as npt
 
 __version__: Final[str]
 MAX_TABLE_CELLS: Final[int]
-"""The most cells a full table covers (12: 3x4 and 2x6)."""
+"""The most cells a full table covers (14: 2x7, built by ``slidedb-gen``)."""
+MAX_IN_MEMORY_CELLS: Final[int]
+"""The most cells ``generate`` builds a table for in memory (12: 3x4 and 2x6)."""
 
 BoardLike = Union[str, Sequence[int], Sequence[Sequence[int]], npt.NDArray[np.integer[Any]]]
 """A board: a string in any syntax of the command line ("2 3 4 1 5 x 7 6 8",
