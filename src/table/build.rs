@@ -43,7 +43,9 @@ use crate::goals::Goals;
 use crate::rank::Indexer;
 use crate::symmetry::GoalClass;
 
-use super::twobit::{Placement, SEGMENT_BITS_PER_BOARD, TwoBit, resident_bytes, stream_bytes};
+use super::twobit::{
+    Placement, SEGMENT_BITS_PER_BOARD, TwoBit, available_memory, resident_bytes, stream_bytes,
+};
 use super::{GenerateError, Layer, MAX_TABLE_CELLS, Table, file, metadata};
 
 /// How [`build_file`] builds.
@@ -781,15 +783,6 @@ fn sync_folder(path: &Path) {
     if let Ok(d) = File::open(folder_of(path)) {
         let _ = d.sync_all();
     }
-}
-
-/// What the system says is available to a new program (Linux's
-/// `MemAvailable`); `None` elsewhere.
-fn available_memory() -> Option<u64> {
-    let info = fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kb.checked_mul(1024)
 }
 
 /// Free bytes for an unprivileged writer in `folder`; `None` where the

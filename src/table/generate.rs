@@ -104,6 +104,29 @@ pub fn generate(
     Ok(assemble(&class, layers, &hardest, &body))
 }
 
+/// The boards of one finished layer of a search, as a sweep shows them.
+pub(crate) trait LayerBoards {
+    /// The layer's distance from the goal.
+    fn depth(&self) -> u32;
+    /// How many boards it holds.
+    fn states(&self) -> u64;
+    /// Calls `f` with the index of every board of the layer (toward the
+    /// class's canonical goal), in increasing order, until it breaks.
+    fn for_each(&self, f: &mut dyn FnMut(Index) -> ControlFlow<()>) -> ControlFlow<()>;
+}
+
+impl LayerBoards for Frontier<'_> {
+    fn depth(&self) -> u32 {
+        self.depth
+    }
+    fn states(&self) -> u64 {
+        self.states
+    }
+    fn for_each(&self, f: &mut dyn FnMut(Index) -> ControlFlow<()>) -> ControlFlow<()> {
+        Frontier::for_each(self, f)
+    }
+}
+
 /// One finished layer's boards, as the search holds them (see
 /// [`sweep`]).
 pub(crate) struct Frontier<'a> {

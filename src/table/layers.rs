@@ -27,8 +27,9 @@ use crate::rank::Index;
 use crate::solution::SolveError;
 use crate::symmetry::GoalClass;
 
+use super::MAX_IN_MEMORY_CELLS;
 use super::Table;
-use super::generate::sweep;
+use super::generate::{LayerBoards, sweep};
 
 /// The boards of a table's rare layers, as indexes, to draw from them
 /// directly: a layer is rare when it holds at most
@@ -51,15 +52,19 @@ pub struct RareLayers {
 
 impl RareLayers {
     /// The most boards a rare layer (or range of layers) holds, for a
-    /// table of `states` boards: 1/256 of them, and at least 65,536.
+    /// table of `states` boards: 1/256 of them, at least 65,536 and at
+    /// most 2^24 (on 2×7 the rare layers then hold 88 M boards, a 0.7 GB
+    /// list; the layers above it are drawn from by rejection, at least 1
+    /// board in 2,600 of them).
     ///
     /// ```
     /// use slidedb::table::RareLayers;
     /// assert_eq!(RareLayers::threshold(239_500_800), 935_550);
     /// assert_eq!(RareLayers::threshold(181_440), 65_536);
+    /// assert_eq!(RareLayers::threshold(43_589_145_600), 16_777_216);
     /// ```
     pub fn threshold(states: u64) -> u64 {
-        (states / 256).max(1 << 16)
+        (states / 256).clamp(1 << 16, 1 << 24)
     }
 
     /// Lists the rare layers of `table` up to distance `upto` (all of
@@ -80,7 +85,7 @@ impl RareLayers {
         table.sweep(upto, |depth, frontier| {
             if layers[depth as usize] <= threshold {
                 let mut list = Vec::with_capacity(layers[depth as usize] as usize);
-                let _ = frontier.for_each(|index| {
+                let _ = frontier.for_each(&mut |index| {
                     list.push(index.0);
                     ControlFlow::Continue(())
                 });
@@ -262,28 +267,34 @@ impl<D: AsRef<[u8]>> Table<D> {
     fn sweep(
         &self,
         upto: u32,
-        mut visit: impl FnMut(u32, &super::generate::Frontier) -> ControlFlow<()>,
+        mut visit: impl FnMut(u32, &dyn LayerBoards) -> ControlFlow<()>,
     ) -> Result<(), SolveError> {
         let mut outcome = Ok(());
         let layers = self.layers();
-        let searched = sweep(&self.class, |frontier| {
-            if layers.get(frontier.depth as usize) != Some(&frontier.states) {
+        let mut check = |frontier: &dyn LayerBoards| {
+            let depth = frontier.depth();
+            if layers.get(depth as usize) != Some(&frontier.states()) {
                 outcome = Err(SolveError::Damaged {
                     board: self.indexed_goal().to_string(),
                     why: "its layer counts are not what a new search from the goal finds",
                 });
                 return ControlFlow::Break(());
             }
-            visit(frontier.depth, frontier)?;
-            if frontier.depth >= upto {
+            visit(depth, frontier)?;
+            if depth >= upto {
                 return ControlFlow::Break(());
             }
             ControlFlow::Continue(())
-        });
-        if searched.is_err() {
-            return Err(SolveError::Damaged {
-                board: self.indexed_goal().to_string(),
-                why: "no full table has its size",
+        };
+        // Past 12 cells the search runs in 3 bits a board.
+        let searched = if self.shape().cells() > MAX_IN_MEMORY_CELLS {
+            super::twobit::sweep(&self.class, &mut check)
+        } else {
+            sweep(&self.class, |frontier| check(frontier))
+        };
+        if let Err(e) = searched {
+            return Err(SolveError::SearchLimit {
+                what: format!("the search of the layers: {e}"),
             });
         }
         outcome
@@ -347,7 +358,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             if depth < distance {
                 return ControlFlow::Continue(());
             }
-            frontier.for_each(|index| {
+            frontier.for_each(&mut |index| {
                 let board = indexer.unrank(index).expect("an index of the layer");
                 visit(if class.is_canonical() {
                     board

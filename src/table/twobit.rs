@@ -53,8 +53,9 @@ use crate::board::{Adjacency, Board, Move};
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
-use super::generate::Search;
+use super::generate::{LayerBoards, Search};
 use super::{GenerateError, Layer, MAX_HARDEST, MAX_IN_MEMORY_CELLS, Table, assemble};
+use std::ops::ControlFlow;
 
 /// Frontier words a rayon task takes at a time.
 const CHUNK: usize = 1 << 10;
@@ -142,6 +143,70 @@ pub(crate) fn search_and_compare(
         .write_body(&mut compare)
         .expect("comparing cannot fail");
     Ok(if compare.same { Ok(()) } else { Err("entries") })
+}
+
+/// Runs the two-bit search toward `class`'s canonical goal (resident:
+/// 3 bits a board, checked against the memory available) and shows each
+/// layer, when complete, to `visit`, until it breaks.
+pub(crate) fn sweep(
+    class: &GoalClass,
+    mut visit: impl FnMut(&dyn LayerBoards) -> ControlFlow<()>,
+) -> Result<(), GenerateError> {
+    let indexer = Indexer::new(class.canonical());
+    let shape = indexer.shape();
+    let (residues, frontier) = resident_bytes(shape.cells(), indexer.per_blank());
+    if let Some(available) = available_memory()
+        && residues + frontier > available
+    {
+        return Err(GenerateError::Memory {
+            bytes: residues + frontier,
+            why: format!("{available} bytes are available"),
+        });
+    }
+    let mut search = TwoBit::new(&indexer, class.canonical())?;
+    loop {
+        if visit(&search).is_break() {
+            return Ok(());
+        }
+        if !search.expand().expect("a resident search does no I/O") {
+            return Ok(());
+        }
+    }
+}
+
+/// What the system says is available to a new program (Linux's
+/// `MemAvailable`); `None` elsewhere.
+pub(crate) fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+impl LayerBoards for TwoBit<'_> {
+    fn depth(&self) -> u32 {
+        TwoBit::depth(self)
+    }
+    fn states(&self) -> u64 {
+        *self.layers.last().expect("layer 0 is always done")
+    }
+    fn for_each(&self, f: &mut dyn FnMut(Index) -> ControlFlow<()>) -> ControlFlow<()> {
+        let Some((_, frontier)) = self.resident() else {
+            unreachable!("a sweep is resident")
+        };
+        for cell in self.cells_of_layer(TwoBit::depth(self)) {
+            let bitset = &frontier[cell * self.words..(cell + 1) * self.words];
+            for (w, word) in bitset.iter().enumerate() {
+                let mut bits = word.load(Relaxed);
+                while bits != 0 {
+                    let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    f(Index(cell as u64 * self.per_blank + h))?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 /// The bytes the two-bit search keeps resident for a table of `states`

@@ -33,7 +33,7 @@ pub struct DataArgs {
     pub table: Option<PathBuf>,
     /// The pattern databases file: answers (by IDA*) the boards of its size,
     /// also where a full table exists, and is the estimate of --heuristic
-    /// pdb [default: for boards over 12 cells, or 10 to 12 without their
+    /// pdb [default: for boards over 14 cells, or 10 to 14 without their
     /// table, the largest of the goal's class in the data folder].
     #[arg(long, value_name = "PATH")]
     pub pdb: Option<PathBuf>,

@@ -14,7 +14,7 @@ use crate::data::{Data, DataArgs};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Algo {
     /// Greedy descent on the distance table (optimal, microseconds); for
-    /// boards over 12 cells, IDA* over pattern databases (optimal).
+    /// boards over 14 cells, IDA* over pattern databases (optimal).
     Table,
     /// A* (optimal).
     Astar,
