@@ -527,9 +527,9 @@ pub fn build_file(
     sync_folder(out);
     search.remove_work_files();
     // The table is whole: the checkpoint is of no more use.
-    if options.checkpoint_every.is_some() {
-        let _ = fs::remove_file(&checkpoint);
-    }
+    // (A run killed while writing one leaves its `.partial`.)
+    let _ = fs::remove_file(&checkpoint);
+    let _ = fs::remove_file(partial_checkpoint(&checkpoint));
     // The cheap checks of any open, on what was written.
     let written = Table::open_path(out).map_err(|e| BuildError::Io {
         what: "read back",
@@ -574,6 +574,13 @@ fn full_disk(e: BuildError, saved: Option<u32>) -> BuildError {
     }
 }
 
+/// Where a checkpoint is written before it is renamed to `checkpoint`.
+fn partial_checkpoint(checkpoint: &Path) -> PathBuf {
+    let mut partial = checkpoint.as_os_str().to_owned();
+    partial.push(".partial");
+    PathBuf::from(partial)
+}
+
 fn io_error(what: &'static str, path: &Path, source: io::Error) -> BuildError {
     BuildError::Io {
         what,
@@ -612,9 +619,7 @@ fn write_checkpoint(
     path: &Path,
     saved: Option<u32>,
 ) -> Result<u64, BuildError> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
+    let partial = partial_checkpoint(path);
     let written = (|| {
         let io = |e| io_error("write", &partial, e);
         let metadata = CheckpointMetadata {
