@@ -86,17 +86,28 @@ pub fn generate_two_bit(
     }
     let class = GoalClass::of(goal);
     let indexer = Indexer::new(class.canonical());
-    let mut search = TwoBit::new(&indexer, class.canonical())?;
-    on_layer(&search.last_layer());
-    while search.expand().expect("a resident search does no I/O") {
-        on_layer(&search.last_layer());
-    }
+    let search = search_all(&indexer, class.canonical(), &mut on_layer)?;
     let mut body = Vec::with_capacity(search.body_len() as usize);
     search
         .write_body(&mut body)
         .expect("writing to a Vec cannot fail");
     let hardest = search.hardest().expect("a resident search does no I/O");
     Ok(assemble(&class, search.layers().to_vec(), &hardest, &body))
+}
+
+/// The whole resident two-bit search toward `goal` (the goal `indexer`
+/// was made for), calling `on_layer` after each layer.
+fn search_all<'a>(
+    indexer: &'a Indexer,
+    goal: &Board,
+    on_layer: &mut impl FnMut(&Layer),
+) -> Result<TwoBit<'a>, GenerateError> {
+    let mut search = TwoBit::new(indexer, goal)?;
+    on_layer(&search.last_layer());
+    while search.expand().expect("a resident search does no I/O") {
+        on_layer(&search.last_layer());
+    }
+    Ok(search)
 }
 
 /// Searches again toward `goal` by the two-bit search, calling
@@ -111,11 +122,7 @@ pub(crate) fn search_and_compare(
 ) -> Result<Result<(), &'static str>, GenerateError> {
     let class = GoalClass::of(goal);
     let indexer = Indexer::new(class.canonical());
-    let mut search = TwoBit::new(&indexer, class.canonical())?;
-    on_layer(&search.last_layer());
-    while search.expand().expect("a resident search does no I/O") {
-        on_layer(&search.last_layer());
-    }
+    let search = search_all(&indexer, class.canonical(), &mut on_layer)?;
     if search.layers() != layers {
         return Ok(Err("layer counts"));
     }
