@@ -377,7 +377,7 @@ pub fn plan_build(
         _ => (Placement::Resident, resident),
     };
     let checkpoint = files.checkpoint;
-    let file_len = file_len(&class, &indexer);
+    let file_len = file_len(&indexer);
     // The largest checkpoint: the colour with more cells.
     let largest = (0..2)
         .map(|d| TwoBit::checkpoint_len(&indexer, class.canonical(), d) + 4096)
@@ -544,13 +544,12 @@ pub fn build_file(
     })
 }
 
-/// The finished file's length for `class`.
-fn file_len(class: &GoalClass, indexer: &Indexer) -> u64 {
+/// The finished file's length, at most, for a search of `indexer`.
+fn file_len(indexer: &Indexer) -> u64 {
     // The head's metadata at its largest: the layer counts (at most 10
     // bytes each, at most 256 layers past any real radius) and the hardest
     // boards; rounded up to the body's alignment.
     let cells = indexer.shape().cells() as u64;
-    let _ = class;
     let body = indexer.len().div_ceil(4);
     let head = (HEADER_LEN as u64 + 1024 + 256 * 10 + super::MAX_HARDEST as u64 * (cells + 1))
         .next_multiple_of(BODY_ALIGN as u64);
@@ -589,25 +588,42 @@ fn io_error(what: &'static str, path: &Path, source: io::Error) -> BuildError {
     }
 }
 
+/// Writes a file of the family to `path`, synced: `head(crc)` before a
+/// body that `body` streams, whose CRC-32 the head records (written
+/// first with a CRC of 0, then again once the body is known). Returns
+/// the file's length.
+fn write_framed(
+    path: &Path,
+    head: impl Fn(u32) -> Vec<u8>,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<u64, BuildError> {
+    let io = |e| io_error("write", path, e);
+    let mut f = File::create(path).map_err(io)?;
+    f.write_all(&head(0)).map_err(io)?;
+    let mut writer = Crc32Writer::new(io::BufWriter::with_capacity(1 << 22, &mut f));
+    body(&mut writer).map_err(io)?;
+    let (crc, mut inner) = writer.finish();
+    inner.flush().map_err(io)?;
+    drop(inner);
+    f.seek(SeekFrom::Start(0)).map_err(io)?;
+    f.write_all(&head(crc)).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    f.metadata().map(|m| m.len()).map_err(io)
+}
+
 /// Writes the table to `partial`, synced.
 fn write_table(
     search: &TwoBit,
     metadata: &file::Metadata,
     partial: &Path,
 ) -> Result<(), BuildError> {
-    let io = |e| io_error("write", partial, e);
-    let mut f = File::create(partial).map_err(io)?;
-    let blank = file::head(metadata, search.body_len(), 0);
-    f.write_all(&blank).map_err(io)?;
-    let mut body = Crc32Writer::new(io::BufWriter::with_capacity(1 << 22, &mut f));
-    search.write_body(&mut body).map_err(io)?;
-    let (crc, mut inner) = body.finish();
-    inner.flush().map_err(io)?;
-    drop(inner);
-    f.seek(SeekFrom::Start(0)).map_err(io)?;
-    f.write_all(&file::head(metadata, search.body_len(), crc))
-        .map_err(io)?;
-    f.sync_all().map_err(io)
+    let body_len = search.body_len();
+    write_framed(
+        partial,
+        |crc| file::head(metadata, body_len, crc),
+        |mut out| search.write_body(&mut out),
+    )
+    .map(drop)
 }
 
 /// Writes a checkpoint of `search` over `path` (by way of a `.partial`
@@ -620,38 +636,29 @@ fn write_checkpoint(
     saved: Option<u32>,
 ) -> Result<u64, BuildError> {
     let partial = partial_checkpoint(path);
-    let written = (|| {
-        let io = |e| io_error("write", &partial, e);
-        let metadata = CheckpointMetadata {
-            generator: generator(),
-            goals: Goals::new(class),
-            layers: search.layers().to_vec(),
-        };
-        let body_len = TwoBit::checkpoint_len(search.indexer(), class.canonical(), search.depth());
-        let head = |crc| {
-            format::head(
-                Kind::BuildCheckpoint,
-                ENCODING_CHECKPOINT,
-                &metadata,
-                body_len,
-                crc,
-            )
-        };
-        let mut f = File::create(&partial).map_err(io)?;
-        f.write_all(&head(0)).map_err(io)?;
-        let mut body = Crc32Writer::new(io::BufWriter::with_capacity(1 << 22, &mut f));
-        search.write_checkpoint_body(&mut body).map_err(io)?;
-        let (crc, mut inner) = body.finish();
-        inner.flush().map_err(io)?;
-        drop(inner);
-        f.seek(SeekFrom::Start(0)).map_err(io)?;
-        let head = head(crc);
-        f.write_all(&head).map_err(io)?;
-        f.sync_all().map_err(io)?;
+    let metadata = CheckpointMetadata {
+        generator: generator(),
+        goals: Goals::new(class),
+        layers: search.layers().to_vec(),
+    };
+    let body_len = TwoBit::checkpoint_len(search.indexer(), class.canonical(), search.depth());
+    let head = |crc| {
+        format::head(
+            Kind::BuildCheckpoint,
+            ENCODING_CHECKPOINT,
+            &metadata,
+            body_len,
+            crc,
+        )
+    };
+    let written = write_framed(&partial, head, |mut out| {
+        search.write_checkpoint_body(&mut out)
+    })
+    .and_then(|len| {
         fs::rename(&partial, path).map_err(|e| io_error("rename", &partial, e))?;
         sync_folder(path);
-        Ok(head.len() as u64 + body_len)
-    })();
+        Ok(len)
+    });
     if written.is_err() {
         let _ = fs::remove_file(&partial);
     }

@@ -835,7 +835,7 @@ impl<'a> TwoBit<'a> {
     fn for_each_frontier_piece(
         &self,
         depth: u32,
-        mut f: impl FnMut(usize, usize, &[u64]) -> io::Result<()>,
+        mut f: impl FnMut(usize, usize, &[u64]) -> io::Result<ControlFlow<()>>,
     ) -> io::Result<()> {
         let piece = (STREAM_BYTES / 8) as usize;
         for cell in self.cells_of_layer(depth) {
@@ -849,7 +849,9 @@ impl<'a> TwoBit<'a> {
                         load_all(&read_words(&files.frontier, cell * self.words + start, n)?)
                     }
                 };
-                f(cell, start, &words)?;
+                if f(cell, start, &words)?.is_break() {
+                    return Ok(());
+                }
             }
         }
         Ok(())
@@ -889,13 +891,12 @@ impl<'a> TwoBit<'a> {
     /// order (as [`generate`](super::generate()) lists them).
     pub(crate) fn hardest(&self) -> io::Result<Vec<Board>> {
         let mut hardest = Vec::new();
-        let full = io::Error::other("enough");
-        let listed = self.for_each_frontier_piece(self.depth(), |cell, start, words| {
+        self.for_each_frontier_piece(self.depth(), |cell, start, words| {
             for (w, &word) in words.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
                     if hardest.len() == MAX_HARDEST {
-                        return Err(io::Error::other("enough"));
+                        return Ok(ControlFlow::Break(()));
                     }
                     let h = ((start + w) * 64) as u64 + bits.trailing_zeros() as u64;
                     bits &= bits - 1;
@@ -907,12 +908,8 @@ impl<'a> TwoBit<'a> {
                     );
                 }
             }
-            Ok(())
-        });
-        match listed {
-            Err(e) if hardest.len() == MAX_HARDEST && e.to_string() == full.to_string() => {}
-            other => other?,
-        }
+            Ok(ControlFlow::Continue(()))
+        })?;
         Ok(hardest)
     }
 
@@ -943,7 +940,8 @@ impl<'a> TwoBit<'a> {
         self.for_each_frontier_piece(self.depth(), |_, _, words| {
             bytes.clear();
             bytes.extend(words.iter().flat_map(|w| w.to_le_bytes()));
-            out.write_all(&bytes)
+            out.write_all(&bytes)?;
+            Ok(ControlFlow::Continue(()))
         })
     }
 

@@ -791,6 +791,24 @@ fn planes_table(shape: Shape) -> Vec<u8> {
     }
 }
 
+/// Starts `slidedb-gen args` in a working directory of its own (returned,
+/// to outlive it), with its stderr read to the end on a thread.
+fn spawn_gen(args: &[&str], data: &Path) -> (tempfile::TempDir, Child, thread::JoinHandle<String>) {
+    let cwd = tempdir();
+    let mut child = command(SLIDEDB_GEN, args, data, cwd.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start slidedb-gen");
+    let stderr = child.stderr.take().expect("piped");
+    let reader = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = BufReader::new(stderr).read_to_string(&mut text);
+        text
+    });
+    (cwd, child, reader)
+}
+
 /// A small generator of kill moments, seeded so a failure can be rerun.
 struct Moments(u64);
 
@@ -836,18 +854,7 @@ fn kill_and_resume(shape: Shape, seed: u64, more: &[&str]) {
     let mut resumed = 0;
     for attempt in 0.. {
         assert!(attempt < 200, "seed {seed}: no run finished in 200 tries");
-        let cwd = tempdir();
-        let mut child = command(SLIDEDB_GEN, &args, data.path(), cwd.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start slidedb-gen");
-        let stderr = child.stderr.take().expect("piped");
-        let reader = thread::spawn(move || {
-            let mut text = String::new();
-            let _ = BufReader::new(stderr).read_to_string(&mut text);
-            text
-        });
+        let (_cwd, mut child, reader) = spawn_gen(&args, data.path());
         let delay = Duration::from_micros(moments.next_below(window.as_micros() as u64));
         let deadline = Instant::now() + delay;
         while Instant::now() < deadline && child.try_wait().expect("try_wait").is_none() {
@@ -1113,18 +1120,7 @@ fn a_full_disk_stops_a_build_and_leaves_its_checkpoint_usable() {
         "--checkpoint-every",
         "0",
     ];
-    let cwd = tempdir();
-    let mut child = command(SLIDEDB_GEN, &args, data.path(), cwd.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start");
-    let stderr = child.stderr.take().expect("piped");
-    let reader = thread::spawn(move || {
-        let mut text = String::new();
-        let _ = BufReader::new(stderr).read_to_string(&mut text);
-        text
-    });
+    let (_cwd, mut child, reader) = spawn_gen(&args, data.path());
     // Once the first checkpoint is there, take all but 1 MB of the space.
     let deadline = Instant::now() + CHILD_TIMEOUT;
     while !checkpoint.exists() {
