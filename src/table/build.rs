@@ -518,18 +518,23 @@ pub fn build_file(
     let head = file::head(&metadata, search.body_len(), 0);
     let bytes = head.len() as u64 + search.body_len();
     on_event(BuildEvent::Writing { bytes });
-    let written = write_table(&search, &metadata, &partial)
-        .and_then(|()| fs::rename(&partial, out).map_err(|e| io_error("rename", &partial, e)));
-    if let Err(e) = written {
+    if let Err(e) = write_table(&search, &metadata, &partial) {
         let _ = fs::remove_file(&partial);
         return Err(full_disk(e, saved));
     }
-    sync_folder(out);
-    search.remove_work_files();
-    // The table is whole: the checkpoint is of no more use.
-    // (A run killed while writing one leaves its `.partial`.)
+    // The table is whole and synced: the checkpoint goes before the table
+    // takes its name, so that no stop leaves a finished table beside a
+    // checkpoint (the same command would then refuse the existing table;
+    // a stop between the two starts the next run over). A run killed while
+    // writing a checkpoint leaves its `.partial`.
     let _ = fs::remove_file(&checkpoint);
     let _ = fs::remove_file(partial_checkpoint(&checkpoint));
+    if let Err(e) = fs::rename(&partial, out) {
+        let _ = fs::remove_file(&partial);
+        return Err(io_error("rename", &partial, e));
+    }
+    sync_folder(out);
+    search.remove_work_files();
     // The cheap checks of any open, on what was written.
     let written = Table::open_path(out).map_err(|e| BuildError::Io {
         what: "read back",
