@@ -5,13 +5,13 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::board::{Adjacency, Board};
+use crate::board::Board;
 use crate::format::TableError;
 use crate::rank::Index;
 use crate::solution::{Solution, SolveError};
 use crate::solver::{Algorithm, Heuristic, Solver};
 use crate::symmetry::GoalClass;
-use crate::table::{GenerateError, Table, generate, search_and_compare};
+use crate::table::{GenerateError, Table, check_entries, generate, search_and_compare};
 
 /// Something wrong with a table.
 #[derive(Debug, thiserror::Error)]
@@ -95,55 +95,18 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
     table.verify()?;
     // Every check runs on the body's own terms: boards toward the indexed
     // goal.
-    let indexer = table.indexer();
     let goal = *table.indexed_goal();
-    let adjacency = Adjacency::new(goal.shape());
-    let total = indexer.len();
-    let step = (total / 100).max(1);
-    let done = AtomicU64::new(0);
-    progress(Progress::Entries { done: 0, total });
-    (0..indexer.len() as usize)
-        .into_par_iter()
-        .with_min_len(1 << 12)
-        .try_for_each(|i| {
-            let i = i as u64;
-            if i % step == step - 1 {
-                let done = done.fetch_add(step, Relaxed) + step;
-                progress(Progress::Entries {
-                    done: done.min(total),
-                    total,
-                });
-            }
-            let board = indexer.unrank(Index(i)).expect("i below len");
-            let residue = table.residue(Index(i));
-            let fault = |what| {
-                Err(Fault::Entry {
-                    board,
-                    residue,
-                    what,
-                })
-            };
-            if residue > 2 {
-                return fault("is not a distance mod 3");
-            }
-            if board == goal && residue != 0 {
-                return fault("is not 0 at the goal");
-            }
-            let mut closer = false;
-            for &(_, target) in adjacency.from(board.blank()) {
-                let next = board.slide_from(target as usize);
-                let r = table.residue(indexer.rank_unchecked(&next));
-                if r == (residue + 2) % 3 {
-                    closer = true;
-                } else if r != (residue + 1) % 3 {
-                    return fault("differs from a neighbour's by other than one");
-                }
-            }
-            if !closer && board != goal {
-                return fault("has no neighbour one closer");
-            }
-            Ok(())
-        })?;
+    check_entries(table, |done, total| {
+        progress(Progress::Entries { done, total })
+    })
+    .map_err(|fault| Fault::Entry {
+        board: table
+            .indexer()
+            .unrank(fault.index)
+            .expect("a fault is at an index of the body"),
+        residue: fault.residue,
+        what: fault.what,
+    })?;
     let max_depth = table.max_distance();
     if goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
         // Past 12 cells the search runs in 3 bits a board and compares as

@@ -8,6 +8,7 @@
 //! toward any of them.
 
 mod build;
+mod entries;
 mod file;
 mod generate;
 mod layers;
@@ -20,6 +21,7 @@ pub use build::{
     BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, build_file,
     plan_build, work_files,
 };
+pub(crate) use entries::check_entries;
 pub use file::{ENCODING_MOD3, MAX_HARDEST};
 pub use generate::{GenerateError, Layer, generate};
 pub use layers::RareLayers;

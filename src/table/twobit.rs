@@ -1027,14 +1027,14 @@ struct Segment<'s> {
 
 /// The Lehmer digits of the tile orders a walk visits in increasing
 /// order: a short step forward is cheaper than a fresh start.
-struct Odometer<'s, 'a> {
+pub(super) struct Odometer<'s, 'a> {
     search: &'s Search<'a>,
     at: u64,
     digits: u64,
 }
 
 impl<'s, 'a> Odometer<'s, 'a> {
-    fn new(search: &'s Search<'a>) -> Odometer<'s, 'a> {
+    pub(super) fn new(search: &'s Search<'a>) -> Odometer<'s, 'a> {
         Odometer {
             search,
             at: u64::MAX,
@@ -1044,7 +1044,7 @@ impl<'s, 'a> Odometer<'s, 'a> {
 
     /// The stored digits ([`Search::with_parity`]) of tile order `h`.
     #[inline]
-    fn at(&mut self, h: u64) -> u64 {
+    pub(super) fn at(&mut self, h: u64) -> u64 {
         if self.at <= h && h - self.at <= 64 {
             while self.at < h {
                 self.digits = self.search.advance(self.digits);
@@ -1105,19 +1105,20 @@ impl Batch {
     }
 }
 
-/// Asks the cache for the line of `word`, which is about to be written.
+/// Asks the cache for the line of `at`, which is about to be read or
+/// written.
 #[inline(always)]
-fn prefetch(word: &AtomicU64) {
+pub(super) fn prefetch<T>(at: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch reads nothing and cannot fault; the pointer is
     // valid anyway.
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (word as *const AtomicU64).cast::<i8>(),
+            (at as *const T).cast::<i8>(),
         );
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
+    let _ = at;
 }
 
 /// Bit 2j set where entry j of a word of entries is 0 (not reached).

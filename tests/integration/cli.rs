@@ -869,6 +869,37 @@ fn verify_finds_a_damaged_entry() {
     assert!(out.contains("FAULT") && out.contains("checksum"), "{out}");
 }
 
+/// An entry changed with the checksums made right again passes the
+/// checksum, and `verify` finds it by its neighbours (FORMAT.md: body CRC
+/// at 56, header CRC over bytes 0..60 at 60).
+#[test]
+fn verify_finds_a_wrong_entry_under_a_right_checksum() {
+    let data = tempdir();
+    let table = gen_table(data.path(), "t.slidedb", data.path());
+    let mut bytes = fs::read(&table).unwrap();
+    let body = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+    // Entry 4 × 1000 (board 1000 of blank cell 0), from r to r + 1 mod 3.
+    let at = body + 1000;
+    let r = bytes[at] & 3;
+    bytes[at] = (bytes[at] & !3) | (r + 1) % 3;
+    let crc = crc32fast::hash(&bytes[body..]);
+    bytes[56..60].copy_from_slice(&crc.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[..60]);
+    bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+    fs::write(&table, &bytes).unwrap();
+    let (code, out, err) = run(
+        &["verify", "--table", path_str(&table), "--sample", "10"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("FAULT") && out.contains("the entry of"),
+        "{out}"
+    );
+    assert!(!out.contains("checksum"), "{out}");
+}
+
 /// Every goal of 3x3 is served by one of three tables (corner, edge,
 /// centre), and the answers are optimal toward each goal.
 #[test]
