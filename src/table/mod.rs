@@ -8,6 +8,8 @@
 //! toward any of them.
 
 mod build;
+#[cfg(feature = "cluster")]
+mod distributed;
 mod entries;
 mod file;
 mod generate;
@@ -20,6 +22,11 @@ use std::path::Path;
 pub use build::{
     BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, build_file,
     plan_build, work_files,
+};
+#[cfg(feature = "cluster")]
+pub use distributed::{
+    ClusterLayer, Distributed, DistributedError, Part, owned_ranges, search_distributed,
+    table_from_parts,
 };
 pub(crate) use entries::check_entries;
 pub use file::{ENCODING_MOD3, MAX_HARDEST};

@@ -1123,13 +1123,13 @@ pub(super) fn prefetch<T>(at: &T) {
 
 /// Bit 2j set where entry j of a word of entries is 0 (not reached).
 #[inline]
-fn unreached(word: u64) -> u64 {
+pub(super) fn unreached(word: u64) -> u64 {
     !(word | word >> 1) & 0x5555_5555_5555_5555
 }
 
 /// The even bits of `x`, packed into the low 32.
 #[inline]
-fn compact(mut x: u64) -> u64 {
+pub(super) fn compact(mut x: u64) -> u64 {
     x &= 0x5555_5555_5555_5555;
     x = (x | x >> 1) & 0x3333_3333_3333_3333;
     x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
@@ -1140,7 +1140,7 @@ fn compact(mut x: u64) -> u64 {
 
 /// The low 32 bits of `x`, spread to the even bits.
 #[inline]
-fn spread(mut x: u64) -> u64 {
+pub(super) fn spread(mut x: u64) -> u64 {
     x &= 0xFFFF_FFFF;
     x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
     x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;

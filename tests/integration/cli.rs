@@ -881,7 +881,7 @@ fn verify_finds_a_wrong_entry_under_a_right_checksum() {
     // Entry 4 × 1000 (board 1000 of blank cell 0), from r to r + 1 mod 3.
     let at = body + 1000;
     let r = bytes[at] & 3;
-    bytes[at] = (bytes[at] & !3) | (r + 1) % 3;
+    bytes[at] = (bytes[at] & !3) | ((r + 1) % 3);
     let crc = crc32fast::hash(&bytes[body..]);
     bytes[56..60].copy_from_slice(&crc.to_le_bytes());
     let crc = crc32fast::hash(&bytes[..60]);
