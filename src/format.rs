@@ -45,6 +45,10 @@ pub enum Kind {
     /// Kind 4: a checkpoint of a full table's build, from which
     /// [`build_file`](crate::table::build_file) goes on after a stop.
     BuildCheckpoint,
+    /// Kind 5: one worker's part of a table a distributed build wrote.
+    Shard,
+    /// Kind 6: the list of a sharded table's shards.
+    ShardManifest,
 }
 
 impl Kind {
@@ -55,6 +59,8 @@ impl Kind {
             Kind::PatternDatabases => 2,
             Kind::RareLayers => 3,
             Kind::BuildCheckpoint => 4,
+            Kind::Shard => 5,
+            Kind::ShardManifest => 6,
         }
     }
 
@@ -65,6 +71,8 @@ impl Kind {
             2 => Some(Kind::PatternDatabases),
             3 => Some(Kind::RareLayers),
             4 => Some(Kind::BuildCheckpoint),
+            5 => Some(Kind::Shard),
+            6 => Some(Kind::ShardManifest),
             _ => None,
         }
     }
@@ -77,6 +85,8 @@ impl fmt::Display for Kind {
             Kind::PatternDatabases => "a pattern databases file",
             Kind::RareLayers => "a list of a table's rare layers",
             Kind::BuildCheckpoint => "a checkpoint of a table's build",
+            Kind::Shard => "a shard of a table",
+            Kind::ShardManifest => "a sharded table's manifest",
         })
     }
 }

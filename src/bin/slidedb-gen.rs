@@ -18,8 +18,15 @@ use slidedb::{Board, Shape, default_file_name, generate, write_atomic};
 /// Build the exact distance table of a sliding-tile puzzle: one reverse
 /// breadth-first search from the goal over every reachable board.
 #[derive(Parser)]
-#[command(name = "slidedb-gen", version, about)]
+#[command(
+    name = "slidedb-gen",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Board size as ROWSxCOLS [default: from --goal, else 3x3].
     #[arg(long, value_name = "RxC")]
     size: Option<Shape>,
@@ -60,6 +67,19 @@ struct Args {
     /// stopped build starts over).
     #[arg(long, conflicts_with = "checkpoint_every")]
     no_checkpoints: bool,
+    /// Build with the distributed search, on N timely dataflow workers in
+    /// this process (with --hosts: in each process), writing a directory of
+    /// shards and a manifest to --out DIR (see `slidedb-gen merge`).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    workers: Option<usize>,
+    /// Build on several processes, perhaps on several hosts: FILE lists one
+    /// host:port per line, process I listens on line I (from 0), and every
+    /// process is started with the same FILE and its own --process.
+    #[arg(long, value_name = "FILE", requires = "process")]
+    hosts: Option<PathBuf>,
+    /// This process's line in --hosts, from 0.
+    #[arg(long, value_name = "I", requires = "hosts")]
+    process: Option<usize>,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
@@ -79,9 +99,33 @@ struct Args {
     man: Option<Option<PathBuf>>,
 }
 
+/// What `slidedb-gen` does besides building.
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Merge the shards of a distributed build (a directory with a
+    /// manifest) into one table file, byte for byte the one a
+    /// single-process build writes.
+    Merge {
+        /// The directory of shards.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// The table file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Replace the output file if it exists.
+        #[arg(long)]
+        force: bool,
+        /// Print nothing but errors.
+        #[arg(long)]
+        quiet: bool,
+    },
+}
+
 #[macro_use]
 #[path = "slidedb/console.rs"]
 mod console;
+#[path = "slidedb-gen/cluster.rs"]
+mod cluster;
 #[path = "slidedb/manual.rs"]
 mod manual;
 
@@ -164,6 +208,15 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<()> {
+    if let Some(Command::Merge {
+        dir,
+        out,
+        force,
+        quiet,
+    }) = &args.command
+    {
+        return cluster::merge(dir, out, *force, *quiet);
+    }
     let asked = match &args.goal {
         Some(text) => {
             Board::parse(text, args.size).with_context(|| format!("bad goal {text:?}"))?
@@ -194,6 +247,45 @@ fn run(args: &Args) -> Result<()> {
                 canonical.shape()
             );
         }
+    }
+    if args.workers.is_some() || args.hosts.is_some() {
+        anyhow::ensure!(
+            args.pdb.is_none()
+                && args.memory.is_none()
+                && args.checkpoint_every.is_none()
+                && !args.no_checkpoints,
+            "--workers and --hosts build a full table in memory: leave out --pdb, --memory and the checkpoint flags"
+        );
+        let dir = args
+            .out
+            .clone()
+            .context("--workers and --hosts write a directory of shards: pass --out DIR")?;
+        let hosts = match (&args.hosts, args.process) {
+            (Some(file), Some(process)) => {
+                let list = cluster::read_hosts(file)?;
+                anyhow::ensure!(
+                    process < list.len(),
+                    "--process {process}: {} lists {} hosts, numbered from 0",
+                    file.display(),
+                    list.len()
+                );
+                Some((list, process))
+            }
+            _ => None,
+        };
+        anyhow::ensure!(
+            goal.shape().cells() <= slidedb::MAX_IN_MEMORY_CELLS || hosts.is_some(),
+            "{} has {} cells: on one machine, build it with the two-bit search (without --workers)",
+            goal.shape(),
+            goal.shape().cells()
+        );
+        return cluster::build(cluster::Request {
+            goal: &goal,
+            workers: args.workers.unwrap_or(1),
+            hosts,
+            dir,
+            quiet: args.quiet,
+        });
     }
     let partition = match &args.pdb {
         Some(sizes) => Some(Partition::standard(&goal, sizes)?),

@@ -597,7 +597,7 @@ fn io_error(what: &'static str, path: &Path, source: io::Error) -> BuildError {
 /// body that `body` streams, whose CRC-32 the head records (written
 /// first with a CRC of 0, then again once the body is known). Returns
 /// the file's length.
-fn write_framed(
+pub(super) fn write_framed(
     path: &Path,
     head: impl Fn(u32) -> Vec<u8>,
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,

@@ -32,17 +32,23 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::ops::Range;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 use timely::WorkerConfig;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::initialize::Hooks;
+use timely::communication::logging::CommunicationEvent;
 use timely::dataflow::channels::pact::Exchange as ExchangePact;
 use timely::dataflow::operators::vec::{Broadcast, Input};
 use timely::dataflow::operators::{Inspect, Operator, Probe};
+use timely::logging_core::Logger;
 
 use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::worker::Worker;
@@ -68,6 +74,9 @@ pub enum DistributedError {
     /// No workers were asked for.
     #[error("a distributed search needs at least one worker")]
     NoWorkers,
+    /// The cluster could not be formed.
+    #[error(transparent)]
+    Connect(#[from] ConnectError),
     /// timely could not start its workers.
     #[error("the workers could not start: {0}")]
     Start(String),
@@ -93,6 +102,11 @@ pub struct ClusterLayer {
     pub sent: u64,
     /// Seconds since the search started.
     pub seconds: f64,
+    /// Moves this process has sent to other workers so far (8 bytes
+    /// each).
+    pub process_sent: u64,
+    /// Moves it has received from other workers so far.
+    pub process_received: u64,
 }
 
 /// The part of a finished search that one worker owns.
@@ -123,6 +137,19 @@ pub struct Distributed {
     pub moves: u64,
     /// Of those, the moves sent to another worker.
     pub sent: u64,
+    /// The run: a number process 0 chose, the same on every process.
+    pub run: u64,
+    /// The first [`MAX_HARDEST`] boards of the deepest layer, over all
+    /// workers, in index order.
+    pub hardest: Vec<Index>,
+    /// Every worker's part, in worker order (this process's and the
+    /// others').
+    pub shards: Vec<ShardSum>,
+    /// Bytes this process sent to the others (headers and timely's
+    /// progress messages included; 0 in one process).
+    pub bytes_sent: u64,
+    /// Bytes it received from them.
+    pub bytes_received: u64,
 }
 
 /// The tile orders each of `workers` workers owns: ranges of whole words
@@ -170,15 +197,393 @@ pub fn search_distributed(
         .into_iter()
         .map(AllocatorBuilder::Process)
         .collect();
-    run(goal, builders, Box::new(()), on_layer)
+    run_workers(goal, builders, Box::new(()), new_run(), on_layer)
+}
+
+/// A number for a new run, to tell its files from another run's: the
+/// clock, the process id and where this stack lies, mixed.
+fn new_run() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let here = 0u8;
+    let place = &here as *const u8 as u64;
+    let mut x = nanos ^ (std::process::id() as u64).rotate_left(32) ^ place.rotate_left(17);
+    // splitmix64's finaliser spreads the bits.
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (x ^ (x >> 31)).max(1)
+}
+
+/// Where this process stands in a cluster: every process is given the
+/// same `addresses` (process `i` listens on `addresses[i]`) and its own
+/// `process`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// `host:port` of each process, in process order.
+    pub addresses: Vec<String>,
+    /// This process: an index into `addresses`.
+    pub process: usize,
+    /// Worker threads in each process (the same on every process).
+    pub workers: usize,
+    /// How long to wait for the other processes to connect.
+    pub connect_timeout: Duration,
+}
+
+/// Why a cluster could not be formed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConnectError {
+    /// `process` is not an index into the addresses.
+    #[error(
+        "process {process} is not one of the {processes} lines of the hosts list (they count from 0)"
+    )]
+    NoSuchProcess {
+        /// The process asked for.
+        process: usize,
+        /// Lines in the list.
+        processes: usize,
+    },
+    /// An address could not be resolved or listened on.
+    #[error("cannot listen on {address} (line {line} of the hosts list): {source}")]
+    Listen {
+        /// The address.
+        address: String,
+        /// Its line, counting from 0 (the process number).
+        line: usize,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A process did not connect in time.
+    #[error(
+        "process {process} ({address}) did not connect within {seconds} s: start it with the same hosts list and --process {process}"
+    )]
+    Timeout {
+        /// The missing process.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// The time waited.
+        seconds: u64,
+    },
+    /// Another process runs a different command.
+    #[error(
+        "process {process} ({address}) {what}: start every process with the same command but for --process"
+    )]
+    Mismatch {
+        /// The other process.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// What differs.
+        what: String,
+    },
+    /// A connection failed while it was being set up.
+    #[error("the connection with process {process} ({address}) failed: {source}")]
+    Io {
+        /// The other process.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// The cause.
+        source: io::Error,
+    },
+}
+
+/// What two processes tell each other when they connect: who they are and
+/// what they were asked to build, so that mismatched commands stop at
+/// once. 40 bytes: the magic, then little-endian u32 version, process,
+/// processes, workers, u64 fingerprint, u64 run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Hello {
+    process: u32,
+    processes: u32,
+    workers: u32,
+    fingerprint: u64,
+    run: u64,
+}
+
+const HELLO_MAGIC: &[u8; 8] = b"slidedbC";
+const HELLO_VERSION: u32 = 1;
+const HELLO_LEN: usize = 40;
+
+impl Hello {
+    fn to_bytes(self) -> [u8; HELLO_LEN] {
+        let mut b = [0u8; HELLO_LEN];
+        b[..8].copy_from_slice(HELLO_MAGIC);
+        b[8..12].copy_from_slice(&HELLO_VERSION.to_le_bytes());
+        b[12..16].copy_from_slice(&self.process.to_le_bytes());
+        b[16..20].copy_from_slice(&self.processes.to_le_bytes());
+        b[20..24].copy_from_slice(&self.workers.to_le_bytes());
+        b[24..32].copy_from_slice(&self.fingerprint.to_le_bytes());
+        b[32..40].copy_from_slice(&self.run.to_le_bytes());
+        b
+    }
+
+    fn from_bytes(b: &[u8; HELLO_LEN]) -> Result<Hello, String> {
+        if &b[..8] != HELLO_MAGIC {
+            return Err("is not a slidedb-gen process".into());
+        }
+        let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+        let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+        if u32_at(8) != HELLO_VERSION {
+            return Err(format!(
+                "speaks cluster protocol {} (this is {HELLO_VERSION})",
+                u32_at(8)
+            ));
+        }
+        Ok(Hello {
+            process: u32_at(12),
+            processes: u32_at(16),
+            workers: u32_at(20),
+            fingerprint: u64_at(24),
+            run: u64_at(32),
+        })
+    }
+}
+
+/// Connects this process with every other (it connects to the processes
+/// before it and accepts the ones after), checks that they run the same
+/// build, and sets TCP keepalive so that a host that becomes unreachable
+/// is noticed within about 20 s. Returns the streams in process order
+/// (`None` for this process) and the run number of process 0.
+fn connect(
+    cluster: &Cluster,
+    fingerprint: u64,
+    run: u64,
+) -> Result<(Vec<Option<TcpStream>>, u64), ConnectError> {
+    let processes = cluster.addresses.len();
+    let me = cluster.process;
+    if me >= processes {
+        return Err(ConnectError::NoSuchProcess {
+            process: me,
+            processes,
+        });
+    }
+    let address = |i: usize| cluster.addresses[i].clone();
+    let listener =
+        TcpListener::bind(address(me).as_str()).map_err(|source| ConnectError::Listen {
+            address: address(me),
+            line: me,
+            source,
+        })?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|source| ConnectError::Listen {
+            address: address(me),
+            line: me,
+            source,
+        })?;
+    let deadline = Instant::now() + cluster.connect_timeout;
+    let hello = Hello {
+        process: me as u32,
+        processes: processes as u32,
+        workers: cluster.workers as u32,
+        fingerprint,
+        run,
+    };
+    let mut streams: Vec<Option<TcpStream>> = (0..processes).map(|_| None).collect();
+    let mut run = run;
+    let timeout = |process: usize| ConnectError::Timeout {
+        process,
+        address: address(process),
+        seconds: cluster.connect_timeout.as_secs(),
+    };
+    // Exchanges hellos on a fresh stream; the other's, checked.
+    let greet = |stream: &mut TcpStream, expect: Option<usize>| -> Result<Hello, ConnectError> {
+        let io = |process: usize| {
+            let address = address(process);
+            move |source| ConnectError::Io {
+                process,
+                address,
+                source,
+            }
+        };
+        let who = expect.unwrap_or(me);
+        stream.set_nonblocking(false).map_err(io(who))?;
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_secs(1));
+        stream.set_read_timeout(Some(left)).map_err(io(who))?;
+        stream.write_all(&hello.to_bytes()).map_err(io(who))?;
+        let mut bytes = [0u8; HELLO_LEN];
+        stream.read_exact(&mut bytes).map_err(io(who))?;
+        stream.set_read_timeout(None).map_err(io(who))?;
+        let theirs = Hello::from_bytes(&bytes).map_err(|what| ConnectError::Mismatch {
+            process: who,
+            address: address(who),
+            what,
+        })?;
+        let process = theirs.process as usize;
+        let mismatch = |what: String| ConnectError::Mismatch {
+            process,
+            address: address(process.min(processes - 1)),
+            what,
+        };
+        if expect.is_some_and(|p| p != process) || process >= processes || process == me {
+            return Err(mismatch(format!("says it is process {process}")));
+        }
+        if theirs.processes as usize != processes {
+            return Err(mismatch(format!(
+                "has {} hosts in its list, not {processes}",
+                theirs.processes
+            )));
+        }
+        if theirs.workers != hello.workers {
+            return Err(mismatch(format!(
+                "has {} workers, not {}",
+                theirs.workers, hello.workers
+            )));
+        }
+        if theirs.fingerprint != fingerprint {
+            return Err(mismatch("builds another table (size or goal)".into()));
+        }
+        Ok(theirs)
+    };
+    for (process, slot) in streams.iter_mut().enumerate().take(me) {
+        let mut stream = loop {
+            match TcpStream::connect(address(process).as_str()) {
+                Ok(stream) => break stream,
+                Err(_) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(100))
+                }
+                Err(_) => return Err(timeout(process)),
+            }
+        };
+        let theirs = greet(&mut stream, Some(process))?;
+        if process == 0 {
+            run = theirs.run;
+        }
+        *slot = Some(stream);
+    }
+    for _ in me + 1..processes {
+        let mut stream = loop {
+            match listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock && Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(50))
+                }
+                Err(_) => {
+                    let missing = (me + 1..processes)
+                        .find(|&p| streams[p].is_none())
+                        .expect("one is missing");
+                    return Err(timeout(missing));
+                }
+            }
+        };
+        let theirs = greet(&mut stream, None)?;
+        let process = theirs.process as usize;
+        if process < me || streams[process].is_some() {
+            return Err(ConnectError::Mismatch {
+                process,
+                address: address(process),
+                what: "connected twice".into(),
+            });
+        }
+        streams[process] = Some(stream);
+    }
+    for (process, stream) in streams.iter().enumerate() {
+        let Some(stream) = stream else { continue };
+        let socket = socket2::SockRef::from(stream);
+        let keepalive = socket2::TcpKeepalive::new()
+            .with_time(Duration::from_secs(5))
+            .with_interval(Duration::from_secs(2))
+            .with_retries(5);
+        stream
+            .set_nodelay(true)
+            .and_then(|()| socket.set_tcp_keepalive(&keepalive))
+            .and_then(|()| socket.set_tcp_user_timeout(Some(Duration::from_secs(20))))
+            .map_err(|source| ConnectError::Io {
+                process,
+                address: address(process),
+                source,
+            })?;
+    }
+    Ok((streams, run))
+}
+
+/// Runs the search as process `cluster.process` of a cluster: it waits
+/// for the others (up to `cluster.connect_timeout`), then searches with
+/// them, calling `on_layer` (from its first worker) after each layer. The
+/// result holds this process's parts. Every process takes process 0's
+/// run number ([`Distributed::run`]).
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use slidedb::{Board, Shape};
+/// use slidedb::table::{Cluster, search_cluster};
+/// let cluster = Cluster {
+///     addresses: vec!["127.0.0.1:7001".into(), "127.0.0.1:7002".into()],
+///     process: 0,
+///     workers: 1,
+///     connect_timeout: Duration::from_secs(60),
+/// };
+/// let goal = Board::solved(Shape::new(3, 3).unwrap());
+/// let run = search_cluster(&goal, &cluster, |_| {}).unwrap();
+/// ```
+pub fn search_cluster(
+    goal: &Board,
+    cluster: &Cluster,
+    on_layer: impl Fn(&ClusterLayer) + Send + Sync + 'static,
+) -> Result<Distributed, DistributedError> {
+    if cluster.workers == 0 {
+        return Err(DistributedError::NoWorkers);
+    }
+    let (streams, run) = connect(cluster, fingerprint(goal), new_run())?;
+    let sent = Arc::new(AtomicU64::new(0));
+    let received = Arc::new(AtomicU64::new(0));
+    let mut hooks = Hooks::default();
+    let counters = (Arc::clone(&sent), Arc::clone(&received));
+    hooks.log_fn = Arc::new(move |_setup| {
+        let (sent, received) = (Arc::clone(&counters.0), Arc::clone(&counters.1));
+        Some(Logger::new(
+            Instant::now(),
+            Duration::ZERO,
+            move |_time: &Duration, events: &mut Option<Vec<(Duration, CommunicationEvent)>>| {
+                for (_, event) in events.iter_mut().flat_map(|e| e.drain(..)) {
+                    if let CommunicationEvent::Message(message) = event {
+                        let bytes = message.header.required_bytes() as u64;
+                        let counter = if message.is_send { &sent } else { &received };
+                        counter.fetch_add(bytes, Relaxed);
+                    }
+                }
+            },
+        ))
+    });
+    let local = ProcessBuilder::new_typed_vector(
+        cluster.workers,
+        hooks.refill.clone(),
+        hooks.spill.clone(),
+    );
+    let (builders, guard) =
+        initialize_networking_from_sockets(local, streams, cluster.process, cluster.workers, hooks)
+            .map_err(|e| DistributedError::Start(e.to_string()))?;
+    let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+    let mut result = run_workers(goal, builders, Box::new(guard), run, on_layer)?;
+    result.bytes_sent = sent.load(Relaxed);
+    result.bytes_received = received.load(Relaxed);
+    Ok(result)
+}
+
+/// What every process of one build must agree on: the shape and the goal.
+fn fingerprint(goal: &Board) -> u64 {
+    let class = GoalClass::of(goal);
+    let canonical = class.canonical();
+    let mut bytes = vec![
+        canonical.shape().rows() as u8,
+        canonical.shape().cols() as u8,
+    ];
+    bytes.extend(goal.tiles());
+    crate::format::crc32(&bytes) as u64 | (bytes.len() as u64) << 32
 }
 
 /// Runs the search on the workers `builders` make; the shared part of the
 /// one-process and the cluster runs.
-fn run(
+fn run_workers(
     goal: &Board,
     builders: Vec<AllocatorBuilder>,
     others: Box<dyn std::any::Any + Send>,
+    run: u64,
     on_layer: impl Fn(&ClusterLayer) + Send + Sync + 'static,
 ) -> Result<Distributed, DistributedError> {
     let cells = goal.shape().cells();
@@ -188,9 +593,10 @@ fn run(
     let class = GoalClass::of(goal);
     let canonical = *class.canonical();
     let on_layer = Arc::new(on_layer);
+    let counters = Arc::new(Counters::default());
     let guards =
         timely::execute::execute_from(builders, others, WorkerConfig::default(), move |worker| {
-            work(worker, &canonical, &*on_layer)
+            work(worker, &canonical, &counters, &*on_layer)
         })
         .map_err(DistributedError::Start)?;
     let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()))
@@ -201,10 +607,16 @@ fn run(
     }
     let first = finished.first().ok_or(DistributedError::NoWorkers)?;
     let (layers, moves, sent) = (first.layers.clone(), first.moves, first.sent);
+    let (hardest, shards) = (first.hardest.clone(), first.shards.clone());
     Ok(Distributed {
         layers,
         moves,
         sent,
+        hardest,
+        shards,
+        run,
+        bytes_sent: 0,
+        bytes_received: 0,
         parts: finished.into_iter().map(|f| f.part).collect(),
     })
 }
@@ -214,7 +626,22 @@ struct Finished {
     layers: Vec<u64>,
     moves: u64,
     sent: u64,
+    hardest: Vec<Index>,
+    shards: Vec<ShardSum>,
     part: Part,
+}
+
+/// One worker's part as every worker knows it at the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardSum {
+    /// The worker.
+    pub worker: usize,
+    /// Its tile orders.
+    pub range: Range<u64>,
+    /// The length of its [`Part::entries`].
+    pub len: u64,
+    /// Their CRC-32.
+    pub crc: u32,
 }
 
 /// The global figures of one epoch, summed over the workers' reports.
@@ -226,7 +653,12 @@ struct Totals {
 }
 
 /// One worker's search (see the [module docs](self)).
-fn work(worker: &mut Worker, goal: &Board, on_layer: &dyn Fn(&ClusterLayer)) -> Finished {
+fn work(
+    worker: &mut Worker,
+    goal: &Board,
+    counters: &Counters,
+    on_layer: &dyn Fn(&ClusterLayer),
+) -> Finished {
     let start = Instant::now();
     let me = worker.index();
     let peers = worker.peers();
@@ -242,9 +674,11 @@ fn work(worker: &mut Worker, goal: &Board, on_layer: &dyn Fn(&ClusterLayer)) -> 
 
     let mut targets = InputHandleVec::<u64, u64>::new();
     let mut reports = InputHandleVec::<u64, (u64, Totals)>::new();
+    let mut summaries = InputHandleVec::<u64, Summary>::new();
     let probe = ProbeHandle::<u64>::new();
     let arrived: Rc<RefCell<HashMap<u64, Vec<u64>>>> = Rc::default();
     let totals: Rc<RefCell<HashMap<u64, Totals>>> = Rc::default();
+    let summarised: Rc<RefCell<Vec<Summary>>> = Rc::default();
     worker.dataflow::<u64, _, _>(|scope| {
         let arrived = Rc::clone(&arrived);
         scope
@@ -278,6 +712,12 @@ fn work(worker: &mut Worker, goal: &Board, on_layer: &dyn Fn(&ClusterLayer)) -> 
                 sum.sent += report.sent;
             })
             .probe_with(&probe);
+        let summarised = Rc::clone(&summarised);
+        scope
+            .input_from(&mut summaries)
+            .broadcast()
+            .inspect(move |summary: &Summary| summarised.borrow_mut().push(summary.clone()))
+            .probe_with(&probe);
     });
     let mut layers = Vec::new();
     let (mut moves, mut sent) = (0u64, 0u64);
@@ -300,10 +740,12 @@ fn work(worker: &mut Worker, goal: &Board, on_layer: &dyn Fn(&ClusterLayer)) -> 
             targets.send(index);
             here.sent += 1;
         });
+        counters.sent.fetch_add(here.sent, Relaxed);
         here.moves = found.moves;
         last = here;
         targets.advance_to(epoch + 1);
         reports.advance_to(epoch + 1);
+        summaries.advance_to(epoch + 1);
         worker.step_or_park_while(None, || probe.less_than(&(epoch + 1)));
         let sum = totals.borrow_mut().remove(&epoch).unwrap_or_default();
         if epoch > 0 {
@@ -322,24 +764,77 @@ fn work(worker: &mut Worker, goal: &Board, on_layer: &dyn Fn(&ClusterLayer)) -> 
                 moves: sum.moves,
                 sent: sum.sent,
                 seconds: start.elapsed().as_secs_f64(),
+                process_sent: counters.sent.load(Relaxed),
+                process_received: counters.received.load(Relaxed),
             });
         }
         let received = arrived.borrow_mut().remove(&epoch).unwrap_or_default();
+        counters.received.fetch_add(received.len() as u64, Relaxed);
         count = found.claimed + own.claim_all(epoch as u32 + 1, &received);
         epoch += 1;
     }
-    drop((targets, reports));
+    // One more epoch: every worker learns every part's length, checksum
+    // and hardest boards (for the manifest).
+    let entries = own.entries();
+    let crc = crate::format::crc32(&entries);
+    summaries.send(Summary {
+        worker: me as u64,
+        len: entries.len() as u64,
+        crc,
+        hardest: hardest.iter().map(|i| i.0).collect(),
+    });
+    let end = epoch + 2;
+    targets.advance_to(end);
+    reports.advance_to(end);
+    summaries.advance_to(end);
+    worker.step_or_park_while(None, || probe.less_than(&end));
+    drop((targets, reports, summaries));
+    let mut all = std::mem::take(&mut *summarised.borrow_mut());
+    all.sort_by_key(|s| s.worker);
+    let mut everyone: Vec<Index> = all
+        .iter()
+        .flat_map(|s| s.hardest.iter().map(|&i| Index(i)))
+        .collect();
+    everyone.sort_unstable();
+    everyone.truncate(MAX_HARDEST);
     Finished {
         layers,
         moves,
         sent,
+        hardest: everyone,
+        shards: all
+            .into_iter()
+            .map(|s| ShardSum {
+                worker: s.worker as usize,
+                range: ranges[s.worker as usize].clone(),
+                len: s.len,
+                crc: s.crc,
+            })
+            .collect(),
         part: Part {
             worker: me,
             range,
-            entries: own.entries(),
+            entries,
             hardest,
         },
     }
+}
+
+/// What each worker tells every other at the end.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Summary {
+    worker: u64,
+    len: u64,
+    crc: u32,
+    hardest: Vec<u64>,
+}
+
+/// Items this process's workers sent to, and received from, other
+/// workers (shared by its workers).
+#[derive(Default)]
+struct Counters {
+    sent: AtomicU64,
+    received: AtomicU64,
 }
 
 /// What an expansion did.

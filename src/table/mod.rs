@@ -15,6 +15,8 @@ mod file;
 mod generate;
 mod layers;
 mod query;
+#[cfg(feature = "cluster")]
+mod shards;
 mod twobit;
 
 use std::path::Path;
@@ -25,14 +27,16 @@ pub use build::{
 };
 #[cfg(feature = "cluster")]
 pub use distributed::{
-    ClusterLayer, Distributed, DistributedError, Part, owned_ranges, search_distributed,
-    table_from_parts,
+    Cluster, ClusterLayer, ConnectError, Distributed, DistributedError, Part, ShardSum,
+    owned_ranges, search_cluster, search_distributed, table_from_parts,
 };
 pub(crate) use entries::check_entries;
 pub use file::{ENCODING_MOD3, MAX_HARDEST};
 pub use generate::{GenerateError, Layer, generate};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
+#[cfg(feature = "cluster")]
+pub use shards::{MANIFEST_NAME, ShardError, merge_shards, shard_name, write_shards};
 pub use twobit::generate_two_bit;
 pub(crate) use twobit::search_and_compare;
 

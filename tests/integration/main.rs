@@ -13,6 +13,8 @@ mod bfs;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
+mod cluster;
+#[cfg(feature = "cli")]
 mod defects;
 mod dfs;
 mod distributions;

@@ -1,0 +1,185 @@
+//! `slidedb-gen --workers N` and `--hosts FILE --process I`: the
+//! distributed build to a directory of shards, and `slidedb-gen merge`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use slidedb::Board;
+use slidedb::table::{
+    Cluster, ClusterLayer, DistributedError, merge_shards, search_cluster, search_distributed,
+    write_shards,
+};
+
+/// How long a process waits for the others to start and connect.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The first panic of any thread, recorded instead of printed: when a
+/// process of the cluster dies, timely's threads in the others panic, and
+/// the cause goes into one error message.
+static FIRST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+fn record_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "a worker thread stopped".into());
+        if let Ok(mut first) = FIRST_PANIC.lock()
+            && first.is_none()
+        {
+            *first = Some(message);
+        }
+    }));
+}
+
+/// The `host:port` lines of a hosts file (blank lines and `#` comments
+/// skipped).
+pub fn read_hosts(path: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the hosts list {}", path.display()))?;
+    let hosts: Vec<String> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    for (i, host) in hosts.iter().enumerate() {
+        if !host.contains(':') {
+            bail!(
+                "{}: line {} ({host:?}) is not host:port",
+                path.display(),
+                i + 1
+            );
+        }
+    }
+    if hosts.is_empty() {
+        bail!("{}: no host:port lines", path.display());
+    }
+    Ok(hosts)
+}
+
+/// What the distributed build was asked.
+pub struct Request<'a> {
+    pub goal: &'a Board,
+    pub workers: usize,
+    pub hosts: Option<(Vec<String>, usize)>,
+    pub dir: PathBuf,
+    pub quiet: bool,
+}
+
+/// Runs the distributed build and writes this process's shards and the
+/// manifest into the directory.
+pub fn build(request: Request) -> Result<()> {
+    let Request {
+        goal,
+        workers,
+        hosts,
+        dir,
+        quiet,
+    } = request;
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+    let start = Instant::now();
+    let (process, processes) = match &hosts {
+        Some((list, process)) => (*process, list.len()),
+        None => (0, 1),
+    };
+    let who = if processes > 1 {
+        format!("process {process} of {processes}, ")
+    } else {
+        String::new()
+    };
+    if !quiet {
+        say!(
+            "slidedb-gen: {} goal {goal} ({} states), {who}{workers} workers a process, {} in all; shards to {}",
+            goal.shape(),
+            goal.shape().states(),
+            workers * processes,
+            dir.display()
+        );
+    }
+    let on_layer = move |layer: &ClusterLayer| {
+        if quiet {
+            return;
+        }
+        say!(
+            "depth {:>3}: {:>12} states; moves {:>12}, to other workers {:>11}; this process sent {} B, received {} B; {:.2} s",
+            layer.depth,
+            layer.states,
+            layer.moves,
+            layer.sent,
+            layer.process_sent * 8,
+            layer.process_received * 8,
+            layer.seconds
+        );
+    };
+    record_panics();
+    let result = match hosts {
+        None => search_distributed(goal, workers, on_layer),
+        Some((addresses, process)) => {
+            let cluster = Cluster {
+                addresses,
+                process,
+                workers,
+                connect_timeout: CONNECT_TIMEOUT,
+            };
+            search_cluster(goal, &cluster, on_layer)
+        }
+    };
+    let finished = match result {
+        Ok(finished) => finished,
+        Err(e @ DistributedError::WorkerLost) => {
+            let cause = FIRST_PANIC.lock().ok().and_then(|p| p.clone());
+            match cause {
+                Some(cause) => bail!("{e} ({cause})"),
+                None => bail!("{e}"),
+            }
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let written = write_shards(&dir, goal, &finished)
+        .with_context(|| format!("cannot write the shards into {}", dir.display()))?;
+    if !quiet {
+        let states: u64 = finished.layers.iter().sum();
+        say!(
+            "slidedb-gen: {states} states, max distance {}, {:.2} s; moves {}, {:.2}% to other workers; this process sent {} B and received {} B over the network; wrote {} files into {}",
+            finished.layers.len() - 1,
+            start.elapsed().as_secs_f64(),
+            finished.moves,
+            100.0 * finished.sent as f64 / finished.moves.max(1) as f64,
+            finished.bytes_sent,
+            finished.bytes_received,
+            written.len(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// `slidedb-gen merge DIR --out FILE`.
+pub fn merge(dir: &Path, out: &Path, force: bool, quiet: bool) -> Result<()> {
+    if let Err(e) = slidedb::store::check_target(out, force) {
+        match e.kind() {
+            std::io::ErrorKind::AlreadyExists => {
+                bail!("{} exists: pass --force to replace it", out.display())
+            }
+            _ => return Err(e.into()),
+        }
+    }
+    let start = Instant::now();
+    let bytes = merge_shards(dir, out)
+        .with_context(|| format!("cannot merge the shards of {}", dir.display()))?;
+    if !quiet {
+        say!(
+            "slidedb-gen: merged {} into {} ({bytes} bytes) in {:.2} s",
+            dir.display(),
+            out.display(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}

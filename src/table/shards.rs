@@ -1,0 +1,358 @@
+//! A sharded table: the directory a distributed build writes. Each worker's
+//! part is a shard file (kind 5: its range of tile orders for every blank
+//! cell), and a manifest (kind 6) lists them all with their checksums, the
+//! layer counts and the run that made them; `FORMAT.md` gives every byte.
+//!
+//! [`merge_shards`] streams the shards into one table file, byte for byte
+//! the one a single-process build writes.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Board;
+use crate::format::{self, Kind, TableError};
+use crate::goals::Goals;
+use crate::rank::{Index, Indexer};
+use crate::symmetry::GoalClass;
+
+use super::build::{BuildError, write_framed};
+use super::distributed::Distributed;
+use super::file::{self as table_file, ENCODING_MOD3};
+use super::{MAX_HARDEST, metadata};
+
+/// The manifest's name in a sharded table's directory.
+pub const MANIFEST_NAME: &str = "manifest.slidedb";
+
+/// The name of worker `worker`'s shard (of `workers`) in the directory.
+///
+/// ```
+/// assert_eq!(slidedb::table::shard_name(2, 3), "shard-2-of-3.slidedb");
+/// ```
+pub fn shard_name(worker: usize, workers: usize) -> String {
+    format!("shard-{worker}-of-{workers}.slidedb")
+}
+
+/// A shard's metadata (kind 5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ShardMetadata {
+    pub generator: String,
+    pub goals: Goals,
+    /// The run of the build (the manifest's).
+    pub run: u64,
+    /// Workers in the build, and this shard's.
+    pub workers: u32,
+    pub worker: u32,
+    /// Its tile orders: `start .. end`.
+    pub start: u64,
+    pub end: u64,
+}
+
+/// One shard, as the manifest lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ManifestShard {
+    pub worker: u32,
+    pub start: u64,
+    pub end: u64,
+    /// Its body's length and CRC-32.
+    pub len: u64,
+    pub crc: u32,
+}
+
+/// The manifest's metadata (kind 6; no body).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ManifestMetadata {
+    pub generator: String,
+    pub goals: Goals,
+    pub states: u64,
+    pub layers: Vec<u64>,
+    pub run: u64,
+    pub shards: Vec<ManifestShard>,
+    /// The first boards of the deepest layer, as indexes, in order.
+    pub hardest: Vec<u64>,
+}
+
+/// What is wrong with a sharded table.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShardError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A file is not a shard or manifest, or is damaged.
+    #[error("{path}: {source}")]
+    Table {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: TableError,
+    },
+    /// A shard does not belong with the manifest.
+    #[error(
+        "{path} {what}: copy every shard of one finished build into the directory, or build again"
+    )]
+    Mismatch {
+        /// The shard.
+        path: PathBuf,
+        /// How it differs.
+        what: String,
+    },
+    /// Writing the merged table failed.
+    #[error(transparent)]
+    Write(#[from] BuildError),
+}
+
+/// Writes this process's shards (its workers' parts) and the manifest
+/// into `dir`, each by way of a temporary file renamed into place; the
+/// paths written.
+///
+/// ```
+/// use slidedb::{Board, Shape, generate};
+/// use slidedb::table::{merge_shards, search_distributed, write_shards};
+/// let dir = tempfile::tempdir().unwrap();
+/// let goal = Board::solved(Shape::new(2, 3).unwrap());
+/// let run = search_distributed(&goal, 2, |_| {}).unwrap();
+/// write_shards(dir.path(), &goal, &run).unwrap();
+/// let merged = dir.path().join("2x3.slidedb");
+/// merge_shards(dir.path(), &merged).unwrap();
+/// assert_eq!(std::fs::read(merged).unwrap(), generate(&goal, |_| {}).unwrap().as_bytes());
+/// ```
+pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<PathBuf>> {
+    let class = GoalClass::of(goal);
+    let goals = Goals::new(&class);
+    let generator = concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string();
+    let workers = run.shards.len();
+    let mut written = Vec::new();
+    for part in &run.parts {
+        let shard = ShardMetadata {
+            generator: generator.clone(),
+            goals: goals.clone(),
+            run: run.run,
+            workers: workers as u32,
+            worker: part.worker as u32,
+            start: part.range.start,
+            end: part.range.end,
+        };
+        let path = dir.join(shard_name(part.worker, workers));
+        let bytes = format::write(Kind::Shard, ENCODING_MOD3, &shard, &part.entries);
+        crate::store::write_atomic(&path, &bytes, true)?;
+        written.push(path);
+    }
+    let manifest = ManifestMetadata {
+        generator,
+        goals,
+        states: class.goal().shape().states(),
+        layers: run.layers.clone(),
+        run: run.run,
+        shards: run
+            .shards
+            .iter()
+            .map(|s| ManifestShard {
+                worker: s.worker as u32,
+                start: s.range.start,
+                end: s.range.end,
+                len: s.len,
+                crc: s.crc,
+            })
+            .collect(),
+        hardest: run.hardest.iter().map(|i| i.0).collect(),
+    };
+    let path = dir.join(MANIFEST_NAME);
+    let bytes = format::write(Kind::ShardManifest, ENCODING_MOD3, &manifest, &[]);
+    crate::store::write_atomic(&path, &bytes, true)?;
+    written.push(path);
+    Ok(written)
+}
+
+/// Reads and checks a sharded table's manifest.
+fn read_manifest(dir: &Path) -> Result<ManifestMetadata, ShardError> {
+    let path = dir.join(MANIFEST_NAME);
+    let bytes = std::fs::read(&path).map_err(|source| ShardError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let table = |source| ShardError::Table {
+        path: path.clone(),
+        source,
+    };
+    let frame = format::read::<ManifestMetadata>(&bytes, Kind::ShardManifest, ENCODING_MOD3)
+        .map_err(table)?;
+    let manifest = frame.metadata;
+    let class = manifest.goals.class().map_err(table)?;
+    let indexer = Indexer::new(class.canonical());
+    let fault = |what: &str| table(TableError::metadata(what.to_string()));
+    // The shards cover the tile orders in order, each its own worker's.
+    let mut next = 0;
+    for (k, shard) in manifest.shards.iter().enumerate() {
+        if shard.worker as usize != k || shard.start != next || shard.end < shard.start {
+            return Err(fault("the shards do not cover the tile orders in order"));
+        }
+        next = shard.end;
+    }
+    if next != indexer.per_blank() || manifest.states != indexer.len() {
+        return Err(fault("the shards do not cover the tile orders"));
+    }
+    if manifest.layers.iter().sum::<u64>() != manifest.states
+        || manifest.layers.first() != Some(&1)
+        || manifest.layers.contains(&0)
+    {
+        return Err(fault("the layer counts do not add up to the states"));
+    }
+    if manifest.hardest.len() > MAX_HARDEST
+        || manifest.hardest.iter().any(|&i| i >= manifest.states)
+    {
+        return Err(fault("the hardest boards are not boards of the table"));
+    }
+    Ok(manifest)
+}
+
+/// Merges the sharded table in `dir` into one table file at `out`
+/// (written as `out.partial`, synced, then renamed), checking each shard
+/// against the manifest (run, range, length, CRC-32). Returns the file's
+/// length.
+pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
+    let manifest = read_manifest(dir)?;
+    let class = manifest
+        .goals
+        .class()
+        .expect("read_manifest checked the goals");
+    let indexer = Indexer::new(class.canonical());
+    let (cells, per_blank) = (indexer.shape().cells(), indexer.per_blank());
+    let workers = manifest.shards.len();
+    let mut maps = Vec::with_capacity(workers);
+    for shard in &manifest.shards {
+        let path = dir.join(shard_name(shard.worker as usize, workers));
+        let read = |source| ShardError::Read {
+            path: path.clone(),
+            source,
+        };
+        let file = File::open(&path).map_err(read)?;
+        // SAFETY: the map is read-only; a file changed under it can give
+        // wrong bytes, which the CRC check below catches, never unsafety in
+        // this process (the same contract as every table slidedb maps).
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(read)?;
+        let table = |source| ShardError::Table {
+            path: path.clone(),
+            source,
+        };
+        let frame =
+            format::read::<ShardMetadata>(&map, Kind::Shard, ENCODING_MOD3).map_err(table)?;
+        let m = &frame.metadata;
+        let mismatch = |what: String| ShardError::Mismatch {
+            path: path.clone(),
+            what,
+        };
+        if m.run != manifest.run {
+            return Err(mismatch(format!(
+                "is of run {:016x}, the manifest of run {:016x}",
+                m.run, manifest.run
+            )));
+        }
+        if m.goals != manifest.goals
+            || m.workers as usize != workers
+            || m.worker != shard.worker
+            || (m.start, m.end) != (shard.start, shard.end)
+        {
+            return Err(mismatch("is another part than the manifest lists".into()));
+        }
+        let body = &map[frame.body.clone()];
+        if body.len() as u64 != shard.len || frame.body_crc != shard.crc {
+            return Err(mismatch(
+                "has another length or checksum than the manifest lists".into(),
+            ));
+        }
+        format::check_body(body, frame.body_crc).map_err(table)?;
+        if body.len() as u64 != cells as u64 * (shard.end - shard.start).div_ceil(4) {
+            return Err(mismatch("has a body of the wrong length".into()));
+        }
+        maps.push((map, frame.body));
+    }
+    let hardest: Vec<Board> = manifest
+        .hardest
+        .iter()
+        .map(|&i| indexer.unrank(Index(i)).expect("checked below states"))
+        .collect();
+    let metadata = metadata(&class, manifest.layers.clone(), &hardest);
+    let body_len = table_file::body_len(indexer.len());
+    let partial = out.with_extension("partial");
+    write_framed(
+        &partial,
+        |crc| table_file::head(&metadata, body_len, crc),
+        |out| {
+            let mut entries = Entries::new(out);
+            for cell in 0..cells {
+                for ((map, body), shard) in maps.iter().zip(&manifest.shards) {
+                    let len = shard.end - shard.start;
+                    let run = len.div_ceil(4) as usize;
+                    let from = &map[body.clone()][cell * run..(cell + 1) * run];
+                    entries.push_run(from, len)?;
+                }
+            }
+            entries.finish()
+        },
+    )?;
+    debug_assert_eq!(per_blank * cells as u64, indexer.len());
+    std::fs::rename(&partial, out).map_err(|source| {
+        ShardError::Write(BuildError::Io {
+            what: "rename",
+            path: out.to_path_buf(),
+            source,
+        })
+    })?;
+    std::fs::metadata(out)
+        .map(|m| m.len())
+        .map_err(|source| ShardError::Read {
+            path: out.to_path_buf(),
+            source,
+        })
+}
+
+/// Writes 2-bit entries in order, whole bytes at a time where it can.
+struct Entries<'w> {
+    out: &'w mut dyn Write,
+    /// Entries of a byte not yet written (`filled` of them).
+    pending: u8,
+    filled: u32,
+}
+
+impl<'w> Entries<'w> {
+    fn new(out: &'w mut dyn Write) -> Entries<'w> {
+        Entries {
+            out,
+            pending: 0,
+            filled: 0,
+        }
+    }
+
+    /// Appends `len` entries, packed four a byte in `run`.
+    fn push_run(&mut self, run: &[u8], len: u64) -> io::Result<()> {
+        if self.filled == 0 && len.is_multiple_of(4) {
+            return self.out.write_all(&run[..(len / 4) as usize]);
+        }
+        for j in 0..len {
+            let entry = (run[(j / 4) as usize] >> (2 * (j % 4))) & 3;
+            self.pending |= entry << (2 * self.filled);
+            self.filled += 1;
+            if self.filled == 4 {
+                self.out.write_all(&[self.pending])?;
+                (self.pending, self.filled) = (0, 0);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the last partial byte, if any.
+    fn finish(self) -> io::Result<()> {
+        if self.filled > 0 {
+            self.out.write_all(&[self.pending])?;
+        }
+        Ok(())
+    }
+}
