@@ -95,9 +95,10 @@ pub fn build(request: Request) -> Result<()> {
     };
     if !quiet {
         say!(
-            "slidedb-gen: {} goal {goal} ({} states), {who}{workers} workers a process, {} in all; shards to {}",
+            "slidedb-gen: {} goal {goal} ({} states), {who}{workers} worker{} a process, {} in all; shards to {}",
             goal.shape(),
             goal.shape().states(),
+            if workers == 1 { "" } else { "s" },
             workers * processes,
             dir.display()
         );
