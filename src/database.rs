@@ -67,6 +67,15 @@ pub enum DatabaseError {
         #[source]
         source: io::Error,
     },
+    /// A directory is not a usable sharded table.
+    #[error("{}", path.display())]
+    Shards {
+        /// The directory.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: crate::table::ShardError,
+    },
     /// A file is not a usable table or databases file (damaged, another
     /// kind, another format version).
     #[error("{}", path.display())]
@@ -1619,6 +1628,9 @@ impl Inner {
     /// Maps and checks a table file: O(1) checks always, the body on the
     /// first open since it changed.
     fn open_table(&self, path: &Path) -> Result<Table<Bytes>, DatabaseError> {
+        if path.is_dir() && path.join(crate::table::MANIFEST_NAME).exists() {
+            return self.open_sharded(path);
+        }
         let file = |e| file_error(path, e);
         let (map, identity) = store::map_file_identified(path).map_err(file)?;
         let table = Table::new(Bytes::Mapped(map)).map_err(file)?;
@@ -1629,6 +1641,24 @@ impl Inner {
             kind: Kind::FullTable,
         });
         Ok(table)
+    }
+
+    /// Opens a directory of shards: O(1) checks of each against the
+    /// manifest always, and their bodies' checksums (each time: a
+    /// directory has no stamp) unless checks are off.
+    fn open_sharded(&self, path: &Path) -> Result<Table<Bytes>, DatabaseError> {
+        let table = Table::open_sharded(path).map_err(|source| DatabaseError::Shards {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        if self.verify {
+            table.verify().map_err(|e| file_error(path, e))?;
+        }
+        self.report(&Event::Opened {
+            path: path.to_path_buf(),
+            kind: Kind::FullTable,
+        });
+        Ok(table.map_data(Bytes::Owned))
     }
 
     /// Maps and checks a pattern databases file, as [`Inner::open_table`].

@@ -36,6 +36,11 @@ pub enum Fault {
         /// `layer counts` or `entries`.
         what: &'static str,
     },
+    /// A sharded table past 12 cells is not compared with a fresh search.
+    #[error(
+        "a sharded table of more than 12 cells is compared with a fresh search once merged: merge it into one file (slidedb-gen merge) and verify that"
+    )]
+    ShardedTooLarge,
     /// The fresh search could not be run.
     #[error(transparent)]
     Generate(#[from] GenerateError),
@@ -108,6 +113,9 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
         what: fault.what,
     })?;
     let max_depth = table.max_distance();
+    if table.is_sharded() && goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
+        return Err(Fault::ShardedTooLarge);
+    }
     if goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
         // Past 12 cells the search runs in 3 bits a board and compares as
         // it writes, holding no second table.
@@ -133,7 +141,14 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
             what: "layer counts",
         });
     }
-    if fresh.body_bytes() != table.body_bytes() {
+    let same = if table.is_sharded() {
+        (0..table.states())
+            .into_par_iter()
+            .all(|i| fresh.residue(Index(i)) == table.residue(Index(i)))
+    } else {
+        fresh.body_bytes() == table.body_bytes()
+    };
+    if !same {
         return Err(Fault::Differs { what: "entries" });
     }
     Ok(())

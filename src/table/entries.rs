@@ -74,7 +74,16 @@ pub(crate) fn check_entries<D: AsRef<[u8]> + Sync>(
     let per_blank = indexer.per_blank();
     let goal = indexer.rank_unchecked(table.indexed_goal()).0;
     let search = Search::new(indexer, false);
-    let entry = |i: u64| (body[(i / 4) as usize] >> (2 * (i % 4))) & 3;
+    // A sharded table's entries are read through the table; a file's
+    // straight from its body, with the vertical targets prefetched.
+    let sharded = table.is_sharded();
+    let entry = |i: u64| {
+        if sharded {
+            table.residue(Index(i))
+        } else {
+            (body[(i / 4) as usize] >> (2 * (i % 4))) & 3
+        }
+    };
 
     let total = indexer.len();
     let done = AtomicU64::new(0);
@@ -141,7 +150,9 @@ pub(crate) fn check_entries<D: AsRef<[u8]> + Sync>(
                         let digits = odometer.at(h);
                         for (t, v) in pending.targets.iter_mut().zip(&verticals) {
                             *t = v.to as u64 * per_blank + search.vertical(h, digits, v);
-                            prefetch(&body[(*t / 4) as usize]);
+                            if !sharded {
+                                prefetch(&body[(*t / 4) as usize]);
+                            }
                         }
                     }
                 }

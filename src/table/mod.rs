@@ -15,7 +15,6 @@ mod file;
 mod generate;
 mod layers;
 mod query;
-#[cfg(feature = "cluster")]
 mod shards;
 mod twobit;
 
@@ -36,7 +35,8 @@ pub use generate::{GenerateError, Layer, generate};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
 #[cfg(feature = "cluster")]
-pub use shards::{MANIFEST_NAME, ShardError, merge_shards, shard_name, write_shards};
+pub use shards::write_shards;
+pub use shards::{MANIFEST_NAME, ShardError, merge_shards, shard_name};
 pub use twobit::generate_two_bit;
 pub(crate) use twobit::search_and_compare;
 
@@ -83,6 +83,9 @@ pub struct Table<D> {
     adjacency: Adjacency,
     body: std::ops::Range<usize>,
     body_crc: u32,
+    /// A sharded table's bodies (then `data` is the manifest, and `body`
+    /// its empty body).
+    shards: Option<std::sync::Arc<shards::ShardBodies>>,
 }
 
 impl<D> std::fmt::Debug for Table<D> {
@@ -119,8 +122,35 @@ impl<D: AsRef<[u8]>> Table<D> {
             metadata: layout.metadata,
             body: layout.body,
             body_crc: layout.body_crc,
+            shards: None,
             data,
         })
+    }
+
+    /// The same table over other bytes (`data` made from this table's
+    /// own, such as a copy).
+    pub(crate) fn map_data<E>(self, f: impl FnOnce(D) -> E) -> Table<E> {
+        Table {
+            data: f(self.data),
+            metadata: self.metadata,
+            class: self.class,
+            indexer: self.indexer,
+            adjacency: self.adjacency,
+            body: self.body,
+            body_crc: self.body_crc,
+            shards: self.shards,
+        }
+    }
+
+    /// Whether the table is a directory of shards
+    /// ([`Table::open_sharded`]).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate};
+    /// assert!(!generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap().is_sharded());
+    /// ```
+    pub fn is_sharded(&self) -> bool {
+        self.shards.is_some()
     }
 
     /// Checks the body's checksum: O(body). [`Table::new`] does not.
@@ -134,7 +164,10 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// assert!(damaged.verify().is_err());
     /// ```
     pub fn verify(&self) -> Result<(), TableError> {
-        crate::format::check_body(self.body_bytes(), self.body_crc)
+        match &self.shards {
+            Some(shards) => shards.verify(),
+            None => crate::format::check_body(self.body_bytes(), self.body_crc),
+        }
     }
 
     /// The body's CRC-32, as the header stores it.
@@ -142,7 +175,8 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.body_crc
     }
 
-    /// The bytes the table was opened from.
+    /// The bytes the table was opened from (of a sharded table, its
+    /// manifest's).
     ///
     /// ```
     /// use slidedb::{Board, Shape, generate};
@@ -154,7 +188,8 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.data
     }
 
-    /// The whole table as bytes: exactly the file's contents.
+    /// The whole table as bytes: exactly the file's contents (of a sharded
+    /// table, its manifest's).
     ///
     /// ```
     /// use slidedb::{Board, Shape, generate};
@@ -165,7 +200,8 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.data.as_ref()
     }
 
-    /// The body: the entries.
+    /// The body: the entries (empty for a sharded table: read those by
+    /// [`residue`](Table::residue)).
     pub(crate) fn body_bytes(&self) -> &[u8] {
         &self.data.as_ref()[self.body.clone()]
     }
@@ -336,6 +372,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// ```
     #[inline]
     pub fn residue(&self, index: Index) -> u8 {
+        if let Some(shards) = &self.shards {
+            return shards.residue(index.0);
+        }
         match self.body_bytes().get((index.0 / 4) as usize) {
             Some(byte) => (byte >> (2 * (index.0 % 4))) & 3,
             None => 3,
@@ -526,6 +565,48 @@ impl<D: AsRef<[u8]>> Table<D> {
             *board
         } else {
             class.to_canonical(board)
+        })
+    }
+}
+
+impl Table<Vec<u8>> {
+    /// Opens a sharded table: the directory a distributed build wrote
+    /// (its shards brought together), with `manifest.slidedb` and a shard
+    /// file per worker. It checks the manifest and each shard against it
+    /// (run, range, length and CRC-32 as listed) in time independent of
+    /// the bodies' size, and memory-maps the shards; [`Table::verify`]
+    /// checks the bodies. It answers as the merged table does.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, Table, generate};
+    /// use slidedb::table::{search_distributed, write_shards};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let goal = Board::solved(Shape::new(3, 3).unwrap());
+    /// write_shards(dir.path(), &goal, &search_distributed(&goal, 3, |_| {}).unwrap()).unwrap();
+    /// let sharded = Table::open_sharded(dir.path()).unwrap();
+    /// sharded.verify().unwrap();
+    /// let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+    /// assert_eq!(sharded.distance(&board).unwrap(), Some(31));
+    /// ```
+    pub fn open_sharded(dir: &Path) -> Result<Table<Vec<u8>>, ShardError> {
+        let (manifest, bodies, bytes) = shards::open_shards(dir, false)?;
+        let class = manifest.goals.class().expect("a checked manifest");
+        let indexed = *class.canonical();
+        let metadata = metadata(
+            &class,
+            manifest.layers.clone(),
+            &shards::hardest_boards(&manifest),
+        );
+        let end = bytes.len();
+        Ok(Table {
+            indexer: Indexer::new(&indexed),
+            adjacency: Adjacency::new(indexed.shape()),
+            class,
+            metadata,
+            body: end..end,
+            body_crc: bodies.crc(),
+            shards: Some(std::sync::Arc::new(bodies)),
+            data: bytes,
         })
     }
 }

@@ -6,7 +6,6 @@
 //! [`merge_shards`] streams the shards into one table file, byte for byte
 //! the one a single-process build writes.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -16,9 +15,11 @@ use crate::board::Board;
 use crate::format::{self, Kind, TableError};
 use crate::goals::Goals;
 use crate::rank::{Index, Indexer};
+#[cfg(feature = "cluster")]
 use crate::symmetry::GoalClass;
 
 use super::build::{BuildError, write_framed};
+#[cfg(feature = "cluster")]
 use super::distributed::Distributed;
 use super::file::{self as table_file, ENCODING_MOD3};
 use super::{MAX_HARDEST, metadata};
@@ -124,6 +125,7 @@ pub enum ShardError {
 /// merge_shards(dir.path(), &merged).unwrap();
 /// assert_eq!(std::fs::read(merged).unwrap(), generate(&goal, |_| {}).unwrap().as_bytes());
 /// ```
+#[cfg(feature = "cluster")]
 pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<PathBuf>> {
     let class = GoalClass::of(goal);
     let goals = Goals::new(&class);
@@ -171,8 +173,8 @@ pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<V
     Ok(written)
 }
 
-/// Reads and checks a sharded table's manifest.
-fn read_manifest(dir: &Path) -> Result<ManifestMetadata, ShardError> {
+/// Reads and checks a sharded table's manifest; with its bytes.
+fn read_manifest(dir: &Path) -> Result<(ManifestMetadata, Vec<u8>), ShardError> {
     let path = dir.join(MANIFEST_NAME);
     let bytes = std::fs::read(&path).map_err(|source| ShardError::Read {
         path: path.clone(),
@@ -210,38 +212,91 @@ fn read_manifest(dir: &Path) -> Result<ManifestMetadata, ShardError> {
     {
         return Err(fault("the hardest boards are not boards of the table"));
     }
-    Ok(manifest)
+    Ok((manifest, bytes))
 }
 
-/// Merges the sharded table in `dir` into one table file at `out`
-/// (written as `out.partial`, synced, then renamed), checking each shard
-/// against the manifest (run, range, length, CRC-32). Returns the file's
-/// length.
-pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
-    let manifest = read_manifest(dir)?;
+/// One shard's body, mapped and checked.
+pub(crate) struct ShardBody {
+    map: memmap2::Mmap,
+    body: std::ops::Range<usize>,
+    start: u64,
+    /// Bytes a cell's run takes.
+    run: usize,
+}
+
+/// The bodies of a sharded table's shards, for [`Table`](super::Table)
+/// to read entries from.
+pub(crate) struct ShardBodies {
+    per_blank: u64,
+    /// Each shard's first tile order past its range, in worker order.
+    ends: Vec<u64>,
+    shards: Vec<ShardBody>,
+    /// The manifest's CRC-32 of each body, to check them again.
+    crcs: Vec<u32>,
+}
+
+impl ShardBodies {
+    /// Entry `index`'s 2 bits (3 past the end).
+    #[inline]
+    pub(crate) fn residue(&self, index: u64) -> u8 {
+        let (cell, h) = (index / self.per_blank, index % self.per_blank);
+        let k = self.ends.partition_point(|&end| end <= h);
+        let Some(shard) = self.shards.get(k) else {
+            return 3;
+        };
+        let j = h - shard.start;
+        let at = shard.body.start + cell as usize * shard.run + (j / 4) as usize;
+        match shard.map.get(at) {
+            Some(byte) if at < shard.body.end => (byte >> (2 * (j % 4))) & 3,
+            _ => 3,
+        }
+    }
+
+    /// Checks every body's CRC-32 against the manifest's.
+    pub(crate) fn verify(&self) -> Result<(), TableError> {
+        for (shard, &crc) in self.shards.iter().zip(&self.crcs) {
+            format::check_body(&shard.map[shard.body.clone()], crc)?;
+        }
+        Ok(())
+    }
+
+    /// A CRC-32 that names these bodies: of their CRC-32s in order.
+    pub(crate) fn crc(&self) -> u32 {
+        let bytes: Vec<u8> = self.crcs.iter().flat_map(|c| c.to_le_bytes()).collect();
+        format::crc32(&bytes)
+    }
+}
+
+/// A sharded table's manifest and shards, each checked against it (its
+/// frame, goals, run, worker, range and listed length and CRC-32; the
+/// bodies' own CRC-32s only when `check_bodies`), and the manifest's bytes.
+pub(crate) fn open_shards(
+    dir: &Path,
+    check_bodies: bool,
+) -> Result<(ManifestMetadata, ShardBodies, Vec<u8>), ShardError> {
+    let (manifest, bytes) = read_manifest(dir)?;
     let class = manifest
         .goals
         .class()
         .expect("read_manifest checked the goals");
     let indexer = Indexer::new(class.canonical());
-    let (cells, per_blank) = (indexer.shape().cells(), indexer.per_blank());
+    let cells = indexer.shape().cells();
     let workers = manifest.shards.len();
-    let mut maps = Vec::with_capacity(workers);
+    let mut shards = Vec::with_capacity(workers);
     for shard in &manifest.shards {
         let path = dir.join(shard_name(shard.worker as usize, workers));
         let read = |source| ShardError::Read {
             path: path.clone(),
             source,
         };
-        let file = File::open(&path).map_err(read)?;
-        // SAFETY: the map is read-only; a file changed under it can give
-        // wrong bytes, which the CRC check below catches, never unsafety in
-        // this process (the same contract as every table slidedb maps).
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(read)?;
         let table = |source| ShardError::Table {
             path: path.clone(),
             source,
         };
+        let map = crate::store::map_file(&path).map_err(|e| match e {
+            TableError::Io { source, .. } => read(source),
+            e => table(e),
+        })?;
         let frame =
             format::read::<ShardMetadata>(&map, Kind::Shard, ENCODING_MOD3).map_err(table)?;
         let m = &frame.metadata;
@@ -262,24 +317,56 @@ pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
         {
             return Err(mismatch("is another part than the manifest lists".into()));
         }
-        let body = &map[frame.body.clone()];
-        if body.len() as u64 != shard.len || frame.body_crc != shard.crc {
+        let run = (shard.end - shard.start).div_ceil(4) as usize;
+        let body_len = frame.body.len() as u64;
+        if body_len != shard.len || frame.body_crc != shard.crc {
             return Err(mismatch(
                 "has another length or checksum than the manifest lists".into(),
             ));
         }
-        format::check_body(body, frame.body_crc).map_err(table)?;
-        if body.len() as u64 != cells as u64 * (shard.end - shard.start).div_ceil(4) {
+        if body_len != (cells * run) as u64 {
             return Err(mismatch("has a body of the wrong length".into()));
         }
-        maps.push((map, frame.body));
+        if check_bodies {
+            format::check_body(&map[frame.body.clone()], frame.body_crc).map_err(table)?;
+        }
+        shards.push(ShardBody {
+            map,
+            body: frame.body,
+            start: shard.start,
+            run,
+        });
     }
-    let hardest: Vec<Board> = manifest
+    let bodies = ShardBodies {
+        per_blank: indexer.per_blank(),
+        ends: manifest.shards.iter().map(|s| s.end).collect(),
+        crcs: manifest.shards.iter().map(|s| s.crc).collect(),
+        shards,
+    };
+    Ok((manifest, bodies, bytes))
+}
+
+/// The hardest boards a manifest lists, as boards toward the indexed goal.
+pub(crate) fn hardest_boards(manifest: &ManifestMetadata) -> Vec<Board> {
+    let class = manifest.goals.class().expect("a checked manifest");
+    let indexer = Indexer::new(class.canonical());
+    manifest
         .hardest
         .iter()
         .map(|&i| indexer.unrank(Index(i)).expect("checked below states"))
-        .collect();
-    let metadata = metadata(&class, manifest.layers.clone(), &hardest);
+        .collect()
+}
+
+/// Merges the sharded table in `dir` into one table file at `out`
+/// (written as `out.partial`, synced, then renamed), checking each shard
+/// against the manifest (run, range, length, CRC-32). Returns the file's
+/// length.
+pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
+    let (manifest, bodies, _) = open_shards(dir, true)?;
+    let class = manifest.goals.class().expect("a checked manifest");
+    let indexer = Indexer::new(class.canonical());
+    let cells = indexer.shape().cells();
+    let metadata = metadata(&class, manifest.layers.clone(), &hardest_boards(&manifest));
     let body_len = table_file::body_len(indexer.len());
     let partial = out.with_extension("partial");
     write_framed(
@@ -288,17 +375,16 @@ pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
         |out| {
             let mut entries = Entries::new(out);
             for cell in 0..cells {
-                for ((map, body), shard) in maps.iter().zip(&manifest.shards) {
-                    let len = shard.end - shard.start;
-                    let run = len.div_ceil(4) as usize;
-                    let from = &map[body.clone()][cell * run..(cell + 1) * run];
+                for (shard, listed) in bodies.shards.iter().zip(&manifest.shards) {
+                    let len = listed.end - listed.start;
+                    let from =
+                        &shard.map[shard.body.clone()][cell * shard.run..(cell + 1) * shard.run];
                     entries.push_run(from, len)?;
                 }
             }
             entries.finish()
         },
     )?;
-    debug_assert_eq!(per_blank * cells as u64, indexer.len());
     std::fs::rename(&partial, out).map_err(|source| {
         ShardError::Write(BuildError::Io {
             what: "rename",

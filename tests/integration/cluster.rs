@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use slidedb::{Board, Shape, generate};
 
-use crate::exe::{path_str, run_gen, tempdir};
+use crate::exe::{path_str, run, run_gen, tempdir};
 
 const SLIDEDB_GEN: &str = env!("CARGO_BIN_EXE_slidedb-gen");
 
@@ -98,6 +98,27 @@ fn build_on_three(size: &str, dir: &Path, hosts: Option<&Path>) -> Vec<u8> {
     let _ = fs::remove_file(&merged);
     let (code, out, err) = run_gen(&["merge", path_str(&all), "--out", path_str(&merged)], dir);
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    // The directory answers as the merged file does.
+    let (code, boards, err) = run(
+        &["random", "--size", size, "--count", "300", "--seed", "5"],
+        None,
+        dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    for command in ["solve", "probe"] {
+        let answer = |table: &Path| {
+            let (code, out, err) = run(
+                &[command, "--table", path_str(table), "--json"],
+                Some(boards.as_bytes()),
+                dir,
+            );
+            assert_eq!(code, 0, "{err}");
+            out
+        };
+        let (sharded, single) = (answer(&all), answer(&merged));
+        assert_eq!(sharded.lines().count(), 300);
+        assert!(sharded == single, "{size} {command}: the answers differ");
+    }
     fs::read(merged).unwrap()
 }
 

@@ -594,11 +594,13 @@ fn slidedb_gen_completions_and_man_page() {
     let pages = tempdir();
     let (code, out, err) = run_gen(&["--man", path_str(pages.path())], data.path());
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
-    let names: Vec<_> = fs::read_dir(pages.path())
+    let mut names: Vec<_> = fs::read_dir(pages.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(names, ["slidedb-gen.1"]);
+    names.sort();
+    // A page for the program and one for its subcommand.
+    assert_eq!(names, ["slidedb-gen-merge.1", "slidedb-gen.1"]);
     let text = fs::read_to_string(pages.path().join("slidedb-gen.1")).unwrap();
     assert!(text.starts_with(".ie") && text.contains(".TH slidedb-gen 1"));
     // Nothing was built, nor a data folder made.
