@@ -96,6 +96,9 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
     table: &Table<D>,
     progress: impl Fn(Progress) + Sync,
 ) -> Result<(), Fault> {
+    if table.is_sharded() && table.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
+        return Err(Fault::ShardedTooLarge);
+    }
     progress(Progress::Checksum);
     table.verify()?;
     // Every check runs on the body's own terms: boards toward the indexed
@@ -113,9 +116,6 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
         what: fault.what,
     })?;
     let max_depth = table.max_distance();
-    if table.is_sharded() && goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
-        return Err(Fault::ShardedTooLarge);
-    }
     if goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
         // Past 12 cells the search runs in 3 bits a board and compares as
         // it writes, holding no second table.

@@ -274,6 +274,13 @@ fn run(args: &Args) -> Result<()> {
             _ => None,
         };
         anyhow::ensure!(
+            goal.shape().cells() <= slidedb::MAX_TABLE_CELLS,
+            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb",
+            slidedb::MAX_TABLE_CELLS,
+            goal.shape(),
+            goal.shape().cells()
+        );
+        anyhow::ensure!(
             goal.shape().cells() <= slidedb::MAX_IN_MEMORY_CELLS || hosts.is_some(),
             "{} has {} cells: on one machine, build it with the two-bit search (without --workers)",
             goal.shape(),
@@ -281,6 +288,7 @@ fn run(args: &Args) -> Result<()> {
         );
         return cluster::build(cluster::Request {
             goal: &goal,
+            force: args.force,
             workers: args.workers.unwrap_or(1),
             hosts,
             dir,

@@ -66,7 +66,9 @@ use super::{MAX_HARDEST, MAX_TABLE_CELLS, Table, assemble};
 #[non_exhaustive]
 pub enum DistributedError {
     /// The board is larger than any table.
-    #[error("a {cells}-cell board is past the {MAX_TABLE_CELLS}-cell limit of tables")]
+    #[error(
+        "a {cells}-cell board is past the {MAX_TABLE_CELLS}-cell limit of tables: build pattern databases for it instead"
+    )]
     TooLarge {
         /// Its cells.
         cells: usize,
@@ -489,10 +491,16 @@ fn connect(
             .with_time(Duration::from_secs(5))
             .with_interval(Duration::from_secs(2))
             .with_retries(5);
+        // Unacknowledged data gives up after 60 s (Linux), long enough
+        // for a paused VM, short enough that a lost host stops the others.
+        #[cfg(any(target_os = "linux", target_os = "android", target_os = "fuchsia"))]
+        let user_timeout = socket.set_tcp_user_timeout(Some(Duration::from_secs(60)));
+        #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "fuchsia")))]
+        let user_timeout = Ok(());
         stream
             .set_nodelay(true)
             .and_then(|()| socket.set_tcp_keepalive(&keepalive))
-            .and_then(|()| socket.set_tcp_user_timeout(Some(Duration::from_secs(20))))
+            .and(user_timeout)
             .map_err(|source| ConnectError::Io {
                 process,
                 address: address(process),
@@ -528,6 +536,10 @@ pub fn search_cluster(
 ) -> Result<Distributed, DistributedError> {
     if cluster.workers == 0 {
         return Err(DistributedError::NoWorkers);
+    }
+    let cells = goal.shape().cells();
+    if cells > MAX_TABLE_CELLS {
+        return Err(DistributedError::TooLarge { cells });
     }
     let (streams, run) = connect(cluster, fingerprint(goal), new_run())?;
     let sent = Arc::new(AtomicU64::new(0));
@@ -652,6 +664,9 @@ struct Totals {
     sent: u64,
 }
 
+/// Moves a worker sends between two steps of the dataflow.
+const STEP_EVERY: u64 = 1 << 20;
+
 /// One worker's search (see the [module docs](self)).
 fn work(
     worker: &mut Worker,
@@ -739,6 +754,11 @@ fn work(
         let found = own.expand(epoch as u32, |index| {
             targets.send(index);
             here.sent += 1;
+            // Let the moves flow now and then, so that neither side holds
+            // a whole layer of them in timely's queues.
+            if here.sent % STEP_EVERY == 0 {
+                worker.step();
+            }
         });
         counters.sent.fetch_add(here.sent, Relaxed);
         here.moves = found.moves;

@@ -1,9 +1,11 @@
 //! The entry check: every entry of a table against its neighbours'.
 //!
-//! A table is a distance table exactly when each entry is a distance mod 3
+//! Every distance table keeps these rules: each entry is a distance mod 3
 //! (0, 1 or 2), the goal's is 0, every neighbour's differs from it by one
-//! (mod 3), and every board but the goal has a neighbour one closer. The
-//! check walks the body in its own order, blank cell by blank cell and
+//! (mod 3), and every board but the goal has a neighbour one closer. (They
+//! do not prove a table right on their own: on 2×2, whose boards form one
+//! cycle of 12, other labellings keep them too; `verify` also compares
+//! with a fresh search.) The check walks the body in its own order, blank cell by blank cell and
 //! tile order by tile order, so it never unranks a board:
 //!
 //! - a horizontal move keeps the tile order, so the neighbour's entry is

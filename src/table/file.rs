@@ -80,7 +80,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
 
 /// The metadata agrees with itself and with the body's length; returns the
 /// goal's class.
-fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, TableError> {
+pub(crate) fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, TableError> {
     let shape = Shape::new(m.goals.rows as usize, m.goals.cols as usize)
         .map_err(|e| TableError::metadata(format!("goal: size: {e}")))?;
     // No slidedb writes a larger full table (their bodies would be 10 GB

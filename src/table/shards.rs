@@ -188,6 +188,13 @@ fn read_manifest(dir: &Path) -> Result<(ManifestMetadata, Vec<u8>), ShardError> 
         .map_err(table)?;
     let manifest = frame.metadata;
     let class = manifest.goals.class().map_err(table)?;
+    if class.goal().shape().cells() > super::MAX_TABLE_CELLS {
+        return Err(table(TableError::metadata(format!(
+            "a {}-cell table: tables go up to {} cells",
+            class.goal().shape().cells(),
+            super::MAX_TABLE_CELLS
+        ))));
+    }
     let indexer = Indexer::new(class.canonical());
     let fault = |what: &str| table(TableError::metadata(what.to_string()));
     // The shards cover the tile orders in order, each its own worker's.
@@ -201,17 +208,19 @@ fn read_manifest(dir: &Path) -> Result<(ManifestMetadata, Vec<u8>), ShardError> 
     if next != indexer.per_blank() || manifest.states != indexer.len() {
         return Err(fault("the shards do not cover the tile orders"));
     }
-    if manifest.layers.iter().sum::<u64>() != manifest.states
-        || manifest.layers.first() != Some(&1)
-        || manifest.layers.contains(&0)
-    {
-        return Err(fault("the layer counts do not add up to the states"));
-    }
-    if manifest.hardest.len() > MAX_HARDEST
+    if manifest.layers.is_empty()
+        || manifest.hardest.len() > MAX_HARDEST
         || manifest.hardest.iter().any(|&i| i >= manifest.states)
     {
-        return Err(fault("the hardest boards are not boards of the table"));
+        return Err(fault(
+            "no layer counts, or hardest boards that are not boards of the table",
+        ));
     }
+    // The rest as a table file's metadata is checked (sizes, layer counts,
+    // hardest boards in the last layer).
+    let hardest = hardest_boards(&manifest);
+    let implied = metadata(&class, manifest.layers.clone(), &hardest);
+    table_file::check(&implied, table_file::body_len(manifest.states)).map_err(table)?;
     Ok((manifest, bytes))
 }
 

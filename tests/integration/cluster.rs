@@ -160,6 +160,21 @@ fn workers_of_one_process_build_the_table() {
         dir.path(),
     );
     assert_eq!(code, 0, "{err}");
+    // The directory holds a table now: building into it again needs
+    // --force.
+    let (code, _, err) = run_gen(
+        &[
+            "--size",
+            "3x3",
+            "--workers",
+            "3",
+            "--out",
+            path_str(&shards),
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--force"), "{err}");
     let mut names: Vec<String> = fs::read_dir(&shards)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())

@@ -20,7 +20,19 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);
 /// the cause goes into one error message.
 static FIRST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
-fn record_panics() {
+/// Records panics (see [`FIRST_PANIC`]) until the guard is dropped, which
+/// puts the previous hook back.
+fn record_panics() -> impl Drop {
+    type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+    struct Restore(Option<Hook>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(previous) = self.0.take() {
+                std::panic::set_hook(previous);
+            }
+        }
+    }
+    let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(|info| {
         let message = info
             .payload()
@@ -34,6 +46,7 @@ fn record_panics() {
             *first = Some(message);
         }
     }));
+    Restore(Some(previous))
 }
 
 /// The `host:port` lines of a hosts file (blank lines and `#` comments
@@ -65,6 +78,7 @@ pub fn read_hosts(path: &Path) -> Result<Vec<String>> {
 /// What the distributed build was asked.
 pub struct Request<'a> {
     pub goal: &'a Board,
+    pub force: bool,
     pub workers: usize,
     pub hosts: Option<(Vec<String>, usize)>,
     pub dir: PathBuf,
@@ -76,11 +90,18 @@ pub struct Request<'a> {
 pub fn build(request: Request) -> Result<()> {
     let Request {
         goal,
+        force,
         workers,
         hosts,
         dir,
         quiet,
     } = request;
+    if dir.join(slidedb::table::MANIFEST_NAME).exists() && !force {
+        bail!(
+            "{} holds a sharded table: pass --force to replace it",
+            dir.display()
+        );
+    }
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the directory {}", dir.display()))?;
     let start = Instant::now();
@@ -118,7 +139,7 @@ pub fn build(request: Request) -> Result<()> {
             layer.seconds
         );
     };
-    record_panics();
+    let recording = record_panics();
     let result = match hosts {
         None => search_distributed(goal, workers, on_layer),
         Some((addresses, process)) => {
@@ -142,6 +163,7 @@ pub fn build(request: Request) -> Result<()> {
         }
         Err(e) => return Err(e.into()),
     };
+    drop(recording);
     let written = write_shards(&dir, goal, &finished)
         .with_context(|| format!("cannot write the shards into {}", dir.display()))?;
     if !quiet {
