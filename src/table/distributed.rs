@@ -258,7 +258,7 @@ pub enum ConnectError {
     },
     /// A process did not connect in time.
     #[error(
-        "process {process} ({address}) did not connect within {seconds} s: start it with the same hosts list and --process {process}"
+        "process {process} ({address}) did not connect within {seconds} s{why}: start it with the same hosts list and --process {process}"
     )]
     Timeout {
         /// The missing process.
@@ -267,6 +267,9 @@ pub enum ConnectError {
         address: String,
         /// The time waited.
         seconds: u64,
+        /// What the last attempt to reach it said, if this process was
+        /// the one to connect (as `" (last: …)"`), else empty.
+        why: String,
     },
     /// Another process runs a different command.
     #[error(
@@ -386,10 +389,25 @@ fn connect(
     };
     let mut streams: Vec<Option<TcpStream>> = (0..processes).map(|_| None).collect();
     let mut run = run;
-    let timeout = |process: usize| ConnectError::Timeout {
+    let timeout = |process: usize, last: Option<io::Error>| ConnectError::Timeout {
         process,
         address: address(process),
         seconds: cluster.connect_timeout.as_secs(),
+        why: last.map_or(String::new(), |e| format!(" (last: {e})")),
+    };
+    // One attempt to reach `process`, bounded in time.
+    let attempt = |process: usize| -> io::Result<TcpStream> {
+        use std::net::ToSocketAddrs;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let limit = left.clamp(Duration::from_millis(100), Duration::from_secs(5));
+        let mut last = io::Error::new(io::ErrorKind::NotFound, "the name resolves to no address");
+        for addr in address(process).as_str().to_socket_addrs()? {
+            match TcpStream::connect_timeout(&addr, limit) {
+                Ok(stream) => return Ok(stream),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
     };
     // Exchanges hellos on a fresh stream; the other's, checked.
     let greet = |stream: &mut TcpStream, expect: Option<usize>| -> Result<Hello, ConnectError> {
@@ -444,12 +462,12 @@ fn connect(
     };
     for (process, slot) in streams.iter_mut().enumerate().take(me) {
         let mut stream = loop {
-            match TcpStream::connect(address(process).as_str()) {
+            match attempt(process) {
                 Ok(stream) => break stream,
                 Err(_) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(100))
                 }
-                Err(_) => return Err(timeout(process)),
+                Err(e) => return Err(timeout(process, Some(e))),
             }
         };
         let theirs = greet(&mut stream, Some(process))?;
@@ -469,7 +487,7 @@ fn connect(
                     let missing = (me + 1..processes)
                         .find(|&p| streams[p].is_none())
                         .expect("one is missing");
-                    return Err(timeout(missing));
+                    return Err(timeout(missing, None));
                 }
             }
         };
@@ -1095,6 +1113,49 @@ mod tests {
     use super::*;
     use crate::board::Shape;
     use crate::table::generate;
+
+    /// A process whose peers never come stops at the timeout, saying
+    /// which one is missing and why it could not be reached.
+    #[test]
+    fn a_missing_process_is_named_after_the_timeout() {
+        let free = || {
+            let l = TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().to_string()
+        };
+        let cluster = Cluster {
+            addresses: vec![free(), free()],
+            process: 1,
+            workers: 1,
+            connect_timeout: Duration::from_millis(500),
+        };
+        let goal = Board::solved(Shape::new(2, 3).unwrap());
+        let error = search_cluster(&goal, &cluster, |_| {}).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            matches!(
+                error,
+                DistributedError::Connect(ConnectError::Timeout { process: 0, .. })
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("(last: ") && text.contains("--process 0"),
+            "{text}"
+        );
+        // Process 0 waits for process 1 to connect to it, and names it.
+        let cluster = Cluster {
+            process: 0,
+            ..cluster
+        };
+        let error = search_cluster(&goal, &cluster, |_| {}).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                DistributedError::Connect(ConnectError::Timeout { process: 1, .. })
+            ),
+            "{error}"
+        );
+    }
 
     #[test]
     fn any_number_of_workers_builds_the_generated_table() {

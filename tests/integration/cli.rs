@@ -869,6 +869,23 @@ fn verify_finds_a_damaged_entry() {
     assert!(out.contains("FAULT") && out.contains("checksum"), "{out}");
 }
 
+/// `--sample 0` checks the table and samples no search (the default past
+/// 12 cells, where one A* search can take minutes).
+#[test]
+fn verify_with_no_sample_checks_the_table_alone() {
+    let data = tempdir();
+    let table = gen_table(data.path(), "t.slidedb", data.path());
+    let (code, out, err) = run(
+        &["verify", "--table", path_str(&table), "--sample", "0"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("fresh search agree"), "{out}");
+    assert!(out.contains("astar: not sampled"), "{out}");
+    assert!(!out.contains("states checked"), "{out}");
+}
+
 /// An entry changed with the checksums made right again passes the
 /// checksum, and `verify` finds it by its neighbours (FORMAT.md: body CRC
 /// at 56, header CRC over bytes 0..60 at 60).
