@@ -301,7 +301,7 @@ fn a_killed_process_stops_the_others_and_the_build_runs_again() {
 }
 
 #[test]
-fn a_process_not_in_the_hosts_list_or_a_missing_one_is_an_error() {
+fn a_process_not_in_the_hosts_list_is_an_error() {
     let dir = tempdir();
     let hosts = hosts_file(dir.path(), 2);
     let out = dir.path().join("out");
