@@ -49,6 +49,8 @@ pub enum Kind {
     Shard,
     /// Kind 6: the list of a sharded table's shards.
     ShardManifest,
+    /// Kind 7: a checkpoint of one worker's part of a distributed build.
+    WorkerCheckpoint,
 }
 
 impl Kind {
@@ -61,6 +63,7 @@ impl Kind {
             Kind::BuildCheckpoint => 4,
             Kind::Shard => 5,
             Kind::ShardManifest => 6,
+            Kind::WorkerCheckpoint => 7,
         }
     }
 
@@ -73,6 +76,7 @@ impl Kind {
             4 => Some(Kind::BuildCheckpoint),
             5 => Some(Kind::Shard),
             6 => Some(Kind::ShardManifest),
+            7 => Some(Kind::WorkerCheckpoint),
             _ => None,
         }
     }
@@ -87,6 +91,7 @@ impl fmt::Display for Kind {
             Kind::BuildCheckpoint => "a checkpoint of a table's build",
             Kind::Shard => "a shard of a table",
             Kind::ShardManifest => "a sharded table's manifest",
+            Kind::WorkerCheckpoint => "a checkpoint of a distributed build's worker",
         })
     }
 }

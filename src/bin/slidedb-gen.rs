@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Parser;
@@ -57,14 +57,15 @@ struct Args {
     /// memory available].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory: Option<u64>,
-    /// With the two-bit search (--memory, or boards over 12 cells), write
-    /// a checkpoint at the end of the first layer this long after the
-    /// last (like 90s, 5m, or 0 for every layer); a build stopped at any
-    /// moment goes on from it when run again [default: 5m].
+    /// With the two-bit search (--memory, or boards over 12 cells) or the
+    /// distributed one (--workers, --hosts), write a checkpoint at the end
+    /// of the first layer this long after the last (like 90s, 5m, or 0 for
+    /// every layer); a build stopped at any moment goes on from it when
+    /// the same command runs again [default: 5m].
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     checkpoint_every: Option<std::time::Duration>,
-    /// With the two-bit search: write no checkpoints (faster, but a
-    /// stopped build starts over).
+    /// With the two-bit or the distributed search: write no checkpoints
+    /// (faster, but a stopped build starts over).
     #[arg(long, conflicts_with = "checkpoint_every")]
     no_checkpoints: bool,
     /// Build with the distributed search, on N timely dataflow workers in
@@ -250,11 +251,8 @@ fn run(args: &Args) -> Result<()> {
     }
     if args.workers.is_some() || args.hosts.is_some() {
         anyhow::ensure!(
-            args.pdb.is_none()
-                && args.memory.is_none()
-                && args.checkpoint_every.is_none()
-                && !args.no_checkpoints,
-            "--workers and --hosts build a full table in memory: leave out --pdb, --memory and the checkpoint flags"
+            args.pdb.is_none() && args.memory.is_none(),
+            "--workers and --hosts build a full table in memory: leave out --pdb and --memory"
         );
         let dir = args
             .out
@@ -292,6 +290,10 @@ fn run(args: &Args) -> Result<()> {
             workers: args.workers.unwrap_or(1),
             hosts,
             dir,
+            checkpoint_every: match args.no_checkpoints {
+                true => None,
+                false => Some(args.checkpoint_every.unwrap_or(Duration::from_secs(300))),
+            },
             quiet: args.quiet,
         });
     }

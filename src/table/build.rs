@@ -783,7 +783,7 @@ impl<R: Read> Read for Crc32Reader<R> {
     }
 }
 
-fn generator() -> String {
+pub(super) fn generator() -> String {
     concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string()
 }
 

@@ -26,18 +26,34 @@
 //! 4. stops if layer d is empty (all workers stop on the same epoch), else
 //!    claims the boards it received as layer d + 1.
 //!
-//! A worker's memory is the two-bit search's, for its part: 2 bits of
-//! distance mod 3 and 1 frontier bit a board it owns, plus the moves it
-//! receives in a layer (8 bytes each).
+//! A worker claims the moves it receives as they arrive, between blocks
+//! of its own expansion, so its memory is the two-bit search's for its
+//! part: 2 bits of distance mod 3 and 1 frontier bit a board it owns,
+//! plus the moves in flight (bounded by how often it steps the dataflow).
+//! Claiming early is safe because the board graph is bipartite by the
+//! blank's colour: the moves of layer d land on boards of the other
+//! colour from layer d's, which layer d's own expansion only adds to.
+//!
+//! # Checkpoints
+//!
+//! With [`Cluster::checkpoints`], worker 0 asks, in its count of a layer,
+//! for a checkpoint once the interval has passed; every worker sees the
+//! request with the counts, so all of them write their state at the start
+//! of the same next layer (file kind 7, `FORMAT.md`), each into the older
+//! of its two slots. A process that starts tells the others which
+//! checkpoints all its workers hold whole, in its hello; the cluster goes
+//! on from the deepest one every worker holds, in that run, or starts a
+//! new run when there is none.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use timely::WorkerConfig;
@@ -54,11 +70,15 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::worker::Worker;
 
 use crate::board::Board;
+use crate::goals::Goals;
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
 use super::generate::Search;
 use super::twobit::{Odometer, compact, spread, unreached};
+use super::worker_checkpoint::{
+    Expect, Saved, WorkerCheckpoint, checkpoint_name, read_checkpoint, write_checkpoint,
+};
 use super::{MAX_HARDEST, MAX_TABLE_CELLS, Table, assemble};
 
 /// What went wrong in a distributed search.
@@ -82,6 +102,14 @@ pub enum DistributedError {
     /// timely could not start its workers.
     #[error("the workers could not start: {0}")]
     Start(String),
+    /// A checkpoint this process agreed to go on from could not be read.
+    #[error("{path} cannot be read to go on from: {why}; remove it to start over")]
+    Checkpoint {
+        /// The checkpoint.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
     /// A worker stopped before the search finished: on a cluster, most
     /// often another process died or became unreachable.
     #[error(
@@ -104,11 +132,70 @@ pub struct ClusterLayer {
     pub sent: u64,
     /// Seconds since the search started.
     pub seconds: f64,
-    /// Moves this process has sent to other workers so far (8 bytes
-    /// each).
-    pub process_sent: u64,
-    /// Moves it has received from other workers so far.
-    pub process_received: u64,
+    /// Bytes this process has sent to other processes so far, on the
+    /// wire (0 in one process).
+    pub bytes_sent: u64,
+    /// Bytes it has received from them so far.
+    pub bytes_received: u64,
+}
+
+/// What a search reports while it runs.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ClusterEvent {
+    /// The search goes on from its workers' checkpoints at the start of
+    /// layer `depth`, in run `run` (before any layer).
+    Resumed {
+        /// The layer the checkpoints hold.
+        depth: u32,
+        /// Their run.
+        run: u64,
+    },
+    /// A checkpoint slot of this process's was not used (damaged, of
+    /// another build, or not held by every worker): what it is and why.
+    Ignored {
+        /// The slot's file.
+        path: PathBuf,
+        /// Why it was not used.
+        why: String,
+    },
+    /// A layer finished (reported by each process's first worker).
+    Layer(ClusterLayer),
+    /// A worker of this process could not write its checkpoint at the
+    /// start of layer `depth` (it goes on; its older checkpoint is as it
+    /// was).
+    CheckpointFailed {
+        /// The worker, of all the cluster's.
+        worker: usize,
+        /// The layer.
+        depth: u32,
+        /// What went wrong.
+        why: String,
+    },
+    /// A worker of this process wrote its checkpoint at the start of
+    /// layer `depth`.
+    Checkpointed {
+        /// The worker, of all the cluster's.
+        worker: usize,
+        /// The layer.
+        depth: u32,
+        /// The file's bytes.
+        bytes: u64,
+        /// Seconds the writing took.
+        seconds: f64,
+    },
+}
+
+/// Where a distributed search keeps its checkpoints, and how often it
+/// writes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoints {
+    /// The directory (each worker's two slots, `FORMAT.md` kind 7).
+    pub dir: PathBuf,
+    /// The interval: a checkpoint at the start of the second layer after
+    /// this has passed since the last (or the start); zero checkpoints
+    /// every layer.
+    pub every: Duration,
 }
 
 /// The part of a finished search that one worker owns.
@@ -141,6 +228,8 @@ pub struct Distributed {
     pub sent: u64,
     /// The run: a number process 0 chose, the same on every process.
     pub run: u64,
+    /// The layer this search went on from, if it started from checkpoints.
+    pub resumed: Option<u32>,
     /// The first [`MAX_HARDEST`] boards of the deepest layer, over all
     /// workers, in index order.
     pub hardest: Vec<Index>,
@@ -176,7 +265,8 @@ pub fn owned_ranges(per_blank: u64, workers: usize) -> Vec<Range<u64>> {
 }
 
 /// Runs the search toward `goal`'s class on `workers` threads of this
-/// process, calling `on_layer` (from the first worker) after each layer.
+/// process, calling `on_event` as it goes; no checkpoints (see
+/// [`search_cluster`] with no addresses for those).
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate};
@@ -189,17 +279,16 @@ pub fn owned_ranges(per_blank: u64, workers: usize) -> Vec<Range<u64>> {
 pub fn search_distributed(
     goal: &Board,
     workers: usize,
-    on_layer: impl Fn(&ClusterLayer) + Send + Sync + 'static,
+    on_event: impl Fn(&ClusterEvent) + Send + Sync + 'static,
 ) -> Result<Distributed, DistributedError> {
-    if workers == 0 {
-        return Err(DistributedError::NoWorkers);
-    }
-    let hooks = Hooks::default();
-    let builders = ProcessBuilder::new_typed_vector(workers, hooks.refill, hooks.spill)
-        .into_iter()
-        .map(AllocatorBuilder::Process)
-        .collect();
-    run_workers(goal, builders, Box::new(()), new_run(), on_layer)
+    let alone = Cluster {
+        addresses: Vec::new(),
+        process: 0,
+        workers,
+        connect_timeout: Duration::ZERO,
+        checkpoints: None,
+    };
+    search_cluster(goal, &alone, on_event)
 }
 
 /// A number for a new run, to tell its files from another run's: the
@@ -219,10 +308,10 @@ fn new_run() -> u64 {
 
 /// Where this process stands in a cluster: every process is given the
 /// same `addresses` (process `i` listens on `addresses[i]`) and its own
-/// `process`.
+/// `process`. No addresses: this process alone, with no network.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cluster {
-    /// `host:port` of each process, in process order.
+    /// `host:port` of each process, in process order (none: one process).
     pub addresses: Vec<String>,
     /// This process: an index into `addresses`.
     pub process: usize,
@@ -230,6 +319,9 @@ pub struct Cluster {
     pub workers: usize,
     /// How long to wait for the other processes to connect.
     pub connect_timeout: Duration,
+    /// Where to keep checkpoints and go on from them (none: start anew
+    /// and write none).
+    pub checkpoints: Option<Checkpoints>,
 }
 
 /// Why a cluster could not be formed.
@@ -295,10 +387,12 @@ pub enum ConnectError {
     },
 }
 
-/// What two processes tell each other when they connect: who they are and
-/// what they were asked to build, so that mismatched commands stop at
-/// once. 40 bytes: the magic, then little-endian u32 version, process,
-/// processes, workers, u64 fingerprint, u64 run.
+/// What two processes tell each other when they connect: who they are,
+/// what they were asked to build (so that mismatched commands stop at
+/// once) and which checkpoints all their workers hold. 64 bytes: the
+/// magic, then little-endian u32 version, process, processes, workers,
+/// u64 fingerprint, u64 run, and two checkpoints, each u32 depth and u64
+/// run (depth `u32::MAX`: none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Hello {
     process: u32,
@@ -306,11 +400,19 @@ struct Hello {
     workers: u32,
     fingerprint: u64,
     run: u64,
+    held: [Option<Held>; 2],
+}
+
+/// A checkpoint: the layer it holds and its run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Held {
+    depth: u32,
+    run: u64,
 }
 
 const HELLO_MAGIC: &[u8; 8] = b"slidedbC";
-const HELLO_VERSION: u32 = 1;
-const HELLO_LEN: usize = 40;
+const HELLO_VERSION: u32 = 2;
+const HELLO_LEN: usize = 64;
 
 impl Hello {
     fn to_bytes(self) -> [u8; HELLO_LEN] {
@@ -322,6 +424,12 @@ impl Hello {
         b[20..24].copy_from_slice(&self.workers.to_le_bytes());
         b[24..32].copy_from_slice(&self.fingerprint.to_le_bytes());
         b[32..40].copy_from_slice(&self.run.to_le_bytes());
+        for (k, held) in self.held.iter().enumerate() {
+            let at = 40 + 12 * k;
+            let (depth, run) = held.map_or((u32::MAX, 0), |h| (h.depth, h.run));
+            b[at..at + 4].copy_from_slice(&depth.to_le_bytes());
+            b[at + 4..at + 12].copy_from_slice(&run.to_le_bytes());
+        }
         b
     }
 
@@ -337,12 +445,19 @@ impl Hello {
                 u32_at(8)
             ));
         }
+        let held = |at: usize| {
+            (u32_at(at) != u32::MAX).then(|| Held {
+                depth: u32_at(at),
+                run: u64_at(at + 4),
+            })
+        };
         Ok(Hello {
             process: u32_at(12),
             processes: u32_at(16),
             workers: u32_at(20),
             fingerprint: u64_at(24),
             run: u64_at(32),
+            held: [held(40), held(52)],
         })
     }
 }
@@ -351,12 +466,14 @@ impl Hello {
 /// before it and accepts the ones after), checks that they run the same
 /// build, and sets TCP keepalive so that a host that becomes unreachable
 /// is noticed within about 20 s. Returns the streams in process order
-/// (`None` for this process) and the run number of process 0.
+/// (`None` for this process), the run number of process 0 and the
+/// checkpoints each process holds (`held` for this one).
 fn connect(
     cluster: &Cluster,
     fingerprint: u64,
     run: u64,
-) -> Result<(Vec<Option<TcpStream>>, u64), ConnectError> {
+    held: [Option<Held>; 2],
+) -> Result<Connected, ConnectError> {
     let processes = cluster.addresses.len();
     let me = cluster.process;
     if me >= processes {
@@ -386,8 +503,10 @@ fn connect(
         workers: cluster.workers as u32,
         fingerprint,
         run,
+        held,
     };
     let mut streams: Vec<Option<TcpStream>> = (0..processes).map(|_| None).collect();
+    let mut all_held = vec![held; processes];
     let mut run = run;
     let timeout = |process: usize, last: Option<io::Error>| ConnectError::Timeout {
         process,
@@ -474,6 +593,7 @@ fn connect(
         if process == 0 {
             run = theirs.run;
         }
+        all_held[process] = theirs.held;
         *slot = Some(stream);
     }
     for _ in me + 1..processes {
@@ -500,6 +620,7 @@ fn connect(
                 what: "connected twice".into(),
             });
         }
+        all_held[process] = theirs.held;
         streams[process] = Some(stream);
     }
     for (process, stream) in streams.iter().enumerate() {
@@ -525,74 +646,238 @@ fn connect(
                 source,
             })?;
     }
-    Ok((streams, run))
+    Ok(Connected {
+        streams,
+        run,
+        held: all_held,
+    })
 }
 
-/// Runs the search as process `cluster.process` of a cluster: it waits
-/// for the others (up to `cluster.connect_timeout`), then searches with
-/// them, calling `on_layer` (from its first worker) after each layer. The
-/// result holds this process's parts. Every process takes process 0's
-/// run number ([`Distributed::run`]).
+/// A formed cluster, as [`connect`] leaves it.
+struct Connected {
+    streams: Vec<Option<TcpStream>>,
+    run: u64,
+    held: Vec<[Option<Held>; 2]>,
+}
+
+/// Runs the search as process `cluster.process` of a cluster: it reads
+/// its workers' checkpoints, waits for the others (up to
+/// `cluster.connect_timeout`), then searches with them, from the deepest
+/// checkpoint every worker holds or from the start, calling `on_event` as
+/// it goes. The result holds this process's parts. Every process takes
+/// the run number of the checkpoints it goes on from, or else process
+/// 0's ([`Distributed::run`]). With no addresses, this process searches
+/// alone.
 ///
-/// ```no_run
+/// ```
 /// use std::time::Duration;
-/// use slidedb::{Board, Shape};
-/// use slidedb::table::{Cluster, search_cluster};
-/// let cluster = Cluster {
-///     addresses: vec!["127.0.0.1:7001".into(), "127.0.0.1:7002".into()],
+/// use slidedb::{Board, Shape, generate};
+/// use slidedb::table::{Checkpoints, Cluster, ClusterEvent, search_cluster};
+/// let dir = tempfile::tempdir().unwrap();
+/// let alone = Cluster {
+///     addresses: vec![], // or one "host:port" a process, the same list on each
 ///     process: 0,
-///     workers: 1,
+///     workers: 2,
 ///     connect_timeout: Duration::from_secs(60),
+///     checkpoints: Some(Checkpoints { dir: dir.path().into(), every: Duration::ZERO }),
 /// };
-/// let goal = Board::solved(Shape::new(3, 3).unwrap());
-/// let run = search_cluster(&goal, &cluster, |_| {}).unwrap();
+/// let goal = Board::solved(Shape::new(2, 3).unwrap());
+/// let first = search_cluster(&goal, &alone, |_| {}).unwrap();
+/// assert_eq!(first.resumed, None);
+/// // The same command again goes on from the last checkpoints.
+/// let again = search_cluster(&goal, &alone, |_| {}).unwrap();
+/// assert_eq!(again.resumed, Some(first.layers.len() as u32)); // the empty layer
+/// assert_eq!((again.run, &again.parts), (first.run, &first.parts));
 /// ```
 pub fn search_cluster(
     goal: &Board,
     cluster: &Cluster,
-    on_layer: impl Fn(&ClusterLayer) + Send + Sync + 'static,
+    on_event: impl Fn(&ClusterEvent) + Send + Sync + 'static,
 ) -> Result<Distributed, DistributedError> {
-    if cluster.workers == 0 {
+    let workers = cluster.workers;
+    if workers == 0 {
         return Err(DistributedError::NoWorkers);
     }
     let cells = goal.shape().cells();
     if cells > MAX_TABLE_CELLS {
         return Err(DistributedError::TooLarge { cells });
     }
-    let (streams, run) = connect(cluster, fingerprint(goal), new_run())?;
-    let sent = Arc::new(AtomicU64::new(0));
-    let received = Arc::new(AtomicU64::new(0));
-    let mut hooks = Hooks::default();
-    let counters = (Arc::clone(&sent), Arc::clone(&received));
-    hooks.log_fn = Arc::new(move |_setup| {
-        let (sent, received) = (Arc::clone(&counters.0), Arc::clone(&counters.1));
-        Some(Logger::new(
-            Instant::now(),
-            Duration::ZERO,
-            move |_time: &Duration, events: &mut Option<Vec<(Duration, CommunicationEvent)>>| {
-                for (_, event) in events.iter_mut().flat_map(|e| e.drain(..)) {
-                    if let CommunicationEvent::Message(message) = event {
-                        let bytes = message.header.required_bytes() as u64;
-                        let counter = if message.is_send { &sent } else { &received };
-                        counter.fetch_add(bytes, Relaxed);
+    let processes = cluster.addresses.len().max(1);
+    let process = cluster.process;
+    if process >= processes {
+        return Err(ConnectError::NoSuchProcess {
+            process,
+            processes: cluster.addresses.len(),
+        }
+        .into());
+    }
+    let class = GoalClass::of(goal);
+    let indexer = Indexer::new(class.canonical());
+    let ranges = owned_ranges(indexer.per_blank(), processes * workers);
+    let local = process * workers..(process + 1) * workers;
+    let goals = Goals::new(&class);
+    let expect = |worker: usize| {
+        let range = ranges[worker].clone();
+        let words = (range.end - range.start).div_ceil(64) as usize;
+        Expect {
+            goals: &goals,
+            workers: processes * workers,
+            worker,
+            range,
+            words: (cells * 2 * words, cells * words),
+        }
+    };
+    let slot_path = |dir: &Path, worker: usize, slot: usize| {
+        dir.join(checkpoint_name(worker, processes * workers, slot))
+    };
+
+    // The checkpoints each of this process's workers holds whole.
+    let mut slots: Vec<[Option<Held>; 2]> = vec![[None; 2]; workers];
+    if let Some(checkpoints) = &cluster.checkpoints {
+        for (worker, held) in local.clone().zip(&mut slots) {
+            for (slot, held) in held.iter_mut().enumerate() {
+                let path = slot_path(&checkpoints.dir, worker, slot);
+                match read_checkpoint(&path, &expect(worker), false) {
+                    Ok(None) => {}
+                    Ok(Some(saved)) => {
+                        *held = Some(Held {
+                            depth: saved.metadata.depth,
+                            run: saved.metadata.run,
+                        })
+                    }
+                    Err(why) => on_event(&ClusterEvent::Ignored { path, why }),
+                }
+            }
+        }
+    }
+    let held = common(&slots);
+
+    let (streams, run, all_held) = if cluster.addresses.is_empty() {
+        (None, new_run(), vec![held])
+    } else {
+        let connected = connect(cluster, fingerprint(goal), new_run(), held)?;
+        (Some(connected.streams), connected.run, connected.held)
+    };
+    let resume = common(&all_held)
+        .into_iter()
+        .flatten()
+        .max_by_key(|h| h.depth);
+
+    // Load the checkpoints to go on from, or clear the slots for a new run.
+    let mut saved = Vec::with_capacity(workers);
+    for (worker, held) in local.clone().zip(&slots) {
+        let Some(checkpoints) = &cluster.checkpoints else {
+            saved.push(None);
+            continue;
+        };
+        match resume {
+            Some(resume) => {
+                let slot = held
+                    .iter()
+                    .position(|h| *h == Some(resume))
+                    .expect("every worker holds the agreed checkpoint");
+                let path = slot_path(&checkpoints.dir, worker, slot);
+                let state = read_checkpoint(&path, &expect(worker), true)
+                    .and_then(|s| s.ok_or_else(|| "it has gone".to_string()))
+                    .map_err(|why| DistributedError::Checkpoint {
+                        path: path.clone(),
+                        why,
+                    })?;
+                saved.push(Some((slot, state)));
+            }
+            None => {
+                for slot in 0..2 {
+                    let path = slot_path(&checkpoints.dir, worker, slot);
+                    match std::fs::remove_file(&path) {
+                        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                            return Err(DistributedError::Checkpoint {
+                                path,
+                                why: format!("cannot remove it to start a new run: {e}"),
+                            });
+                        }
+                        _ => {}
                     }
                 }
-            },
-        ))
-    });
-    let local = ProcessBuilder::new_typed_vector(
-        cluster.workers,
-        hooks.refill.clone(),
-        hooks.spill.clone(),
-    );
-    let (builders, guard) =
-        initialize_networking_from_sockets(local, streams, cluster.process, cluster.workers, hooks)
-            .map_err(|e| DistributedError::Start(e.to_string()))?;
-    let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
-    let mut result = run_workers(goal, builders, Box::new(guard), run, on_layer)?;
-    result.bytes_sent = sent.load(Relaxed);
-    result.bytes_received = received.load(Relaxed);
+                saved.push(None);
+            }
+        }
+    }
+    let run = resume.map_or(run, |h| h.run);
+    if let Some(resume) = resume {
+        on_event(&ClusterEvent::Resumed {
+            depth: resume.depth,
+            run,
+        });
+    }
+
+    let sent = Arc::new(AtomicU64::new(0));
+    let received = Arc::new(AtomicU64::new(0));
+    let setup = Setup {
+        run,
+        workers,
+        goals: goals.clone(),
+        checkpoints: cluster.checkpoints.clone(),
+        bytes: (Arc::clone(&sent), Arc::clone(&received)),
+        saved: Mutex::new(saved),
+    };
+    let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) = match streams {
+        None => {
+            let hooks = Hooks::default();
+            let builders = ProcessBuilder::new_typed_vector(workers, hooks.refill, hooks.spill)
+                .into_iter()
+                .map(AllocatorBuilder::Process)
+                .collect();
+            (builders, Box::new(()))
+        }
+        Some(streams) => {
+            let mut hooks = Hooks::default();
+            let counters = (sent, received);
+            hooks.log_fn = Arc::new(move |_setup| {
+                let (sent, received) = (Arc::clone(&counters.0), Arc::clone(&counters.1));
+                Some(Logger::new(
+                    Instant::now(),
+                    Duration::ZERO,
+                    move |_time: &Duration,
+                          events: &mut Option<Vec<(Duration, CommunicationEvent)>>| {
+                        for (_, event) in events.iter_mut().flat_map(|e| e.drain(..)) {
+                            if let CommunicationEvent::Message(message) = event {
+                                let bytes = message.header.required_bytes() as u64;
+                                let counter = if message.is_send { &sent } else { &received };
+                                counter.fetch_add(bytes, Relaxed);
+                            }
+                        }
+                    },
+                ))
+            });
+            let local = ProcessBuilder::new_typed_vector(
+                workers,
+                hooks.refill.clone(),
+                hooks.spill.clone(),
+            );
+            let (builders, guard) =
+                initialize_networking_from_sockets(local, streams, process, workers, hooks)
+                    .map_err(|e| DistributedError::Start(e.to_string()))?;
+            let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+            (builders, Box::new(guard))
+        }
+    };
+    let mut result = run_workers(goal, builders, others, setup, on_event)?;
+    result.resumed = resume.map(|h| h.depth);
     Ok(result)
+}
+
+/// The checkpoints every one of `sets` holds.
+fn common(sets: &[[Option<Held>; 2]]) -> [Option<Held>; 2] {
+    let Some(first) = sets.first() else {
+        return [None; 2];
+    };
+    let mut out = [None; 2];
+    for (k, held) in first.iter().enumerate() {
+        if held.is_some() && sets.iter().all(|set| set.contains(held)) && !out[..k].contains(held) {
+            out[k] = *held;
+        }
+    }
+    out
 }
 
 /// What every process of one build must agree on: the shape and the goal.
@@ -607,26 +892,40 @@ fn fingerprint(goal: &Board) -> u64 {
     crate::format::crc32(&bytes) as u64 | (bytes.len() as u64) << 32
 }
 
+/// What the workers of a process share.
+struct Setup {
+    run: u64,
+    /// Workers a process.
+    workers: usize,
+    goals: Goals,
+    checkpoints: Option<Checkpoints>,
+    /// Bytes this process sent and received over the network so far.
+    bytes: (Arc<AtomicU64>, Arc<AtomicU64>),
+    /// Each of its workers' checkpoint to go on from (its slot and
+    /// state), taken by the worker.
+    saved: Mutex<Vec<Option<(usize, Saved)>>>,
+}
+
 /// Runs the search on the workers `builders` make; the shared part of the
 /// one-process and the cluster runs.
 fn run_workers(
     goal: &Board,
     builders: Vec<AllocatorBuilder>,
     others: Box<dyn std::any::Any + Send>,
-    run: u64,
-    on_layer: impl Fn(&ClusterLayer) + Send + Sync + 'static,
+    setup: Setup,
+    on_event: impl Fn(&ClusterEvent) + Send + Sync + 'static,
 ) -> Result<Distributed, DistributedError> {
-    let cells = goal.shape().cells();
-    if cells > MAX_TABLE_CELLS {
-        return Err(DistributedError::TooLarge { cells });
-    }
     let class = GoalClass::of(goal);
     let canonical = *class.canonical();
-    let on_layer = Arc::new(on_layer);
-    let counters = Arc::new(Counters::default());
+    let on_event = Arc::new(on_event);
+    let run = setup.run;
+    let bytes = setup.bytes.clone();
+    let setup = Arc::new(setup);
     let guards =
         timely::execute::execute_from(builders, others, WorkerConfig::default(), move |worker| {
-            work(worker, &canonical, &counters, &*on_layer)
+            let local = worker.index() % setup.workers;
+            let saved = setup.saved.lock().ok().and_then(|mut s| s[local].take());
+            work(worker, &canonical, &setup, saved, &*on_event)
         })
         .map_err(DistributedError::Start)?;
     let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()))
@@ -645,8 +944,9 @@ fn run_workers(
         hardest,
         shards,
         run,
-        bytes_sent: 0,
-        bytes_received: 0,
+        resumed: None,
+        bytes_sent: bytes.0.load(Relaxed),
+        bytes_received: bytes.1.load(Relaxed),
         parts: finished.into_iter().map(|f| f.part).collect(),
     })
 }
@@ -680,27 +980,48 @@ struct Totals {
     states: u64,
     moves: u64,
     sent: u64,
+    /// Worker 0 asks for a checkpoint at the start of the next layer.
+    checkpoint: u64,
 }
 
 /// Moves a worker sends between two steps of the dataflow.
-const STEP_EVERY: u64 = 1 << 20;
+const STEP_EVERY: u64 = 1 << 18;
+
+/// Where a worker's loop stands at the start of a layer: what a
+/// checkpoint holds besides the boards.
+struct Standing {
+    /// The layer to expand.
+    epoch: u64,
+    /// The counts of the layers before it.
+    layers: Vec<u64>,
+    /// Moves and moves sent, of the expansions every worker has counted.
+    moves: u64,
+    sent: u64,
+    /// This worker's boards of layer `epoch`.
+    count: u64,
+    /// This worker's figures of the expansion of the layer before.
+    last: Totals,
+    /// Its first boards of the layer before.
+    hardest: Vec<Index>,
+}
 
 /// One worker's search (see the [module docs](self)).
 fn work(
     worker: &mut Worker,
     goal: &Board,
-    counters: &Counters,
-    on_layer: &dyn Fn(&ClusterLayer),
+    setup: &Setup,
+    saved: Option<(usize, Saved)>,
+    on_event: &dyn Fn(&ClusterEvent),
 ) -> Finished {
     let start = Instant::now();
     let me = worker.index();
     let peers = worker.peers();
+    let reporter = me.is_multiple_of(setup.workers);
     let indexer = Indexer::new(goal);
     let per_blank = indexer.per_blank();
     let ranges = owned_ranges(per_blank, peers);
     let range = ranges[me].clone();
     let search = Search::new(&indexer, false);
-    let mut own = Owned::new(&search, &indexer, goal, range.clone());
 
     let owners: Vec<u64> = ranges.iter().map(|r| r.end).collect();
     let route = move |index: &u64| owners.partition_point(|&end| end <= index % per_blank) as u64;
@@ -743,6 +1064,7 @@ fn work(
                 sum.states += report.states;
                 sum.moves += report.moves;
                 sum.sent += report.sent;
+                sum.checkpoint += report.checkpoint;
             })
             .probe_with(&probe);
         let summarised = Rc::clone(&summarised);
@@ -752,69 +1074,187 @@ fn work(
             .inspect(move |summary: &Summary| summarised.borrow_mut().push(summary.clone()))
             .probe_with(&probe);
     });
-    let mut layers = Vec::new();
-    let (mut moves, mut sent) = (0u64, 0u64);
-    let mut hardest = Vec::new();
-    let mut count = own.root_count();
-    let mut last = Totals::default();
-    let mut epoch = 0u64;
+
+    // Boards claimed from received moves, by the epoch they were sent in.
+    let mut claimed: HashMap<u64, u64> = HashMap::new();
+    // Which slot the next checkpoint goes into: the older one.
+    let mut next_slot = 0;
+    let (mut own, mut at) = match saved {
+        Some((slot, saved)) => {
+            let m = saved.metadata;
+            next_slot = 1 - slot;
+            claimed.insert(m.depth as u64, m.early);
+            let own = Owned::restore(
+                &search,
+                &indexer,
+                goal,
+                range.clone(),
+                saved.residues,
+                saved.frontier,
+            );
+            let at = Standing {
+                epoch: m.depth as u64,
+                layers: m.layers,
+                moves: m.moves,
+                sent: m.sent,
+                count: m.count,
+                last: Totals {
+                    moves: m.last_moves,
+                    sent: m.last_sent,
+                    ..Totals::default()
+                },
+                hardest: m.hardest.into_iter().map(Index).collect(),
+            };
+            (own, at)
+        }
+        None => {
+            let mut own = Owned::new(&search, &indexer, goal, range.clone());
+            let count = own.root_count();
+            let at = Standing {
+                epoch: 0,
+                layers: Vec::new(),
+                moves: 0,
+                sent: 0,
+                count,
+                last: Totals::default(),
+                hardest: Vec::new(),
+            };
+            (own, at)
+        }
+    };
+    targets.advance_to(at.epoch);
+    reports.advance_to(at.epoch);
+    summaries.advance_to(at.epoch);
+    // Claims what has arrived so far, each move as a board of the layer
+    // after the one it was sent from.
+    let drain = |own: &mut Owned, claimed: &mut HashMap<u64, u64>| {
+        let mut arrived = arrived.borrow_mut();
+        for (epoch, moves) in arrived.iter_mut() {
+            if !moves.is_empty() {
+                *claimed.entry(*epoch).or_default() += own.claim_all(*epoch as u32 + 1, moves);
+                moves.clear();
+            }
+        }
+    };
+    let mut odometer = Odometer::new(&search);
+    let mut checkpoint_due = false;
+    let mut last_checkpoint = Instant::now();
     loop {
+        let epoch = at.epoch;
+        if checkpoint_due && let Some(checkpoints) = &setup.checkpoints {
+            let written = Instant::now();
+            let path = checkpoints.dir.join(checkpoint_name(me, peers, next_slot));
+            let metadata = WorkerCheckpoint {
+                generator: super::build::generator(),
+                goals: setup.goals.clone(),
+                run: setup.run,
+                workers: peers as u32,
+                worker: me as u32,
+                start: range.start,
+                end: range.end,
+                depth: epoch as u32,
+                layers: at.layers.clone(),
+                moves: at.moves,
+                sent: at.sent,
+                count: at.count,
+                last_moves: at.last.moves,
+                last_sent: at.last.sent,
+                early: claimed.get(&epoch).copied().unwrap_or(0),
+                hardest: at.hardest.iter().map(|i| i.0).collect(),
+            };
+            match write_checkpoint(&path, &metadata, &own.residues, &own.frontier) {
+                Ok(bytes) => {
+                    next_slot = 1 - next_slot;
+                    on_event(&ClusterEvent::Checkpointed {
+                        worker: me,
+                        depth: epoch as u32,
+                        bytes,
+                        seconds: written.elapsed().as_secs_f64(),
+                    });
+                }
+                // The older slot is as it was, and the newer one whole:
+                // the next checkpoint tries the same slot again.
+                Err(e) => on_event(&ClusterEvent::CheckpointFailed {
+                    worker: me,
+                    depth: epoch as u32,
+                    why: e.to_string(),
+                }),
+            }
+            last_checkpoint = Instant::now();
+        }
+        let ask = me == 0
+            && setup
+                .checkpoints
+                .as_ref()
+                .is_some_and(|c| last_checkpoint.elapsed() >= c.every);
         reports.send((
             epoch,
             Totals {
-                states: count,
-                moves: last.moves,
-                sent: last.sent,
+                states: at.count,
+                checkpoint: ask as u64,
+                ..at.last
             },
         ));
         let layer_hardest = own.first_boards(epoch as u32);
         let mut here = Totals::default();
-        let found = own.expand(epoch as u32, |index| {
-            targets.send(index);
-            here.sent += 1;
-            // Let the moves flow now and then, so that neither side holds
-            // a whole layer of them in timely's queues.
-            if here.sent % STEP_EVERY == 0 {
-                worker.step();
+        let mut claimed_here = 0;
+        let mut step_at = STEP_EVERY;
+        for cell in own.layer_cells(epoch as u32) {
+            for block in (0..own.words).step_by(BLOCK_WORDS) {
+                let words = block..(block + BLOCK_WORDS).min(own.words);
+                let found = own.expand(epoch as u32, cell, words, &mut odometer, |index| {
+                    targets.send(index);
+                    here.sent += 1;
+                });
+                here.moves += found.moves;
+                claimed_here += found.claimed;
+                // Let the moves flow now and then, and claim what came.
+                if here.sent >= step_at {
+                    step_at = here.sent + STEP_EVERY;
+                    worker.step();
+                    drain(&mut own, &mut claimed);
+                }
             }
-        });
-        counters.sent.fetch_add(here.sent, Relaxed);
-        here.moves = found.moves;
-        last = here;
+        }
         targets.advance_to(epoch + 1);
         reports.advance_to(epoch + 1);
         summaries.advance_to(epoch + 1);
-        worker.step_or_park_while(None, || probe.less_than(&(epoch + 1)));
+        while probe.less_than(&(epoch + 1)) {
+            worker.step_or_park(None);
+            drain(&mut own, &mut claimed);
+        }
         let sum = totals.borrow_mut().remove(&epoch).unwrap_or_default();
         if epoch > 0 {
-            moves += sum.moves;
-            sent += sum.sent;
+            at.moves += sum.moves;
+            at.sent += sum.sent;
         }
         if sum.states == 0 {
             break;
         }
-        layers.push(sum.states);
-        hardest = layer_hardest;
-        if me == 0 {
-            on_layer(&ClusterLayer {
+        at.layers.push(sum.states);
+        at.hardest = layer_hardest;
+        checkpoint_due = sum.checkpoint > 0;
+        if reporter {
+            on_event(&ClusterEvent::Layer(ClusterLayer {
                 depth: epoch as u32,
                 states: sum.states,
                 moves: sum.moves,
                 sent: sum.sent,
                 seconds: start.elapsed().as_secs_f64(),
-                process_sent: counters.sent.load(Relaxed),
-                process_received: counters.received.load(Relaxed),
-            });
+                bytes_sent: setup.bytes.0.load(Relaxed),
+                bytes_received: setup.bytes.1.load(Relaxed),
+            }));
         }
-        let received = arrived.borrow_mut().remove(&epoch).unwrap_or_default();
-        counters.received.fetch_add(received.len() as u64, Relaxed);
-        count = found.claimed + own.claim_all(epoch as u32 + 1, &received);
-        epoch += 1;
+        at.count = claimed_here + claimed.remove(&epoch).unwrap_or(0);
+        at.last = here;
+        at.epoch += 1;
     }
     // One more epoch: every worker learns every part's length, checksum
     // and hardest boards (for the manifest).
+    let epoch = at.epoch;
     let entries = own.entries();
     let crc = crate::format::crc32(&entries);
+    let hardest = at.hardest;
     summaries.send(Summary {
         worker: me as u64,
         len: entries.len() as u64,
@@ -836,9 +1276,9 @@ fn work(
     everyone.sort_unstable();
     everyone.truncate(MAX_HARDEST);
     Finished {
-        layers,
-        moves,
-        sent,
+        layers: at.layers,
+        moves: at.moves,
+        sent: at.sent,
         hardest: everyone,
         shards: all
             .into_iter()
@@ -867,13 +1307,8 @@ struct Summary {
     hardest: Vec<u64>,
 }
 
-/// Items this process's workers sent to, and received from, other
-/// workers (shared by its workers).
-#[derive(Default)]
-struct Counters {
-    sent: AtomicU64,
-    received: AtomicU64,
-}
+/// Frontier words a worker expands between two looks at what arrived.
+const BLOCK_WORDS: usize = 1 << 12;
 
 /// What an expansion did.
 struct Expanded {
@@ -924,6 +1359,26 @@ impl<'s, 'a> Owned<'s, 'a> {
             root_colour: (blank / cols + blank % cols) % 2,
             range,
         }
+    }
+
+    /// A worker's boards as a checkpoint saved them.
+    fn restore(
+        search: &'s Search<'a>,
+        indexer: &'a Indexer,
+        goal: &Board,
+        range: Range<u64>,
+        residues: Vec<u64>,
+        frontier: Vec<u64>,
+    ) -> Owned<'s, 'a> {
+        let mut own = Owned::new(search, indexer, goal, range);
+        assert_eq!(
+            (residues.len(), frontier.len()),
+            (own.residues.len(), own.frontier.len()),
+            "a checkpoint is read for the worker's range"
+        );
+        own.residues = residues;
+        own.frontier = frontier;
+        own
     }
 
     /// Claims the goal if this worker owns it: layer 0's count here.
@@ -982,60 +1437,72 @@ impl<'s, 'a> Owned<'s, 'a> {
         boards
     }
 
-    /// Expands layer `depth`: claims its own new boards as layer
-    /// `depth + 1`, and gives the others' (global indices) to `send`.
-    fn expand(&mut self, depth: u32, mut send: impl FnMut(u64)) -> Expanded {
+    /// The blank cells of layer `depth`'s colour.
+    fn layer_cells(&self, depth: u32) -> Vec<usize> {
+        (0..self.cells)
+            .filter(|&c| self.in_layer(c, depth))
+            .collect()
+    }
+
+    /// Expands the boards of layer `depth` with their blank in `cell`
+    /// and their tile orders in frontier words `words`: claims its own new
+    /// boards as layer `depth + 1`, and gives the others' (global indices)
+    /// to `send`.
+    fn expand(
+        &mut self,
+        depth: u32,
+        cell: usize,
+        words: Range<usize>,
+        odometer: &mut Odometer,
+        mut send: impl FnMut(u64),
+    ) -> Expanded {
         let stored = ((depth + 1) % 3) as u64 ^ 3;
-        let (words, per_blank, lo, hi) =
+        let (all, per_blank, lo, hi) =
             (self.words, self.per_blank, self.range.start, self.range.end);
         let search = self.search;
-        let mut odometer = Odometer::new(search);
         let mut done = Expanded {
             moves: 0,
             claimed: 0,
         };
-        let cells: Vec<usize> = (0..self.cells)
-            .filter(|&c| self.in_layer(c, depth))
-            .collect();
-        for cell in cells {
-            let row_start = cell - cell % self.cols;
-            let beside = [cell.wrapping_sub(1), cell + 1];
-            let beside: Vec<usize> = beside
-                .into_iter()
-                .filter(|&c| c >= row_start && c < row_start + self.cols)
-                .collect();
-            let verticals: Vec<_> = search.verticals(cell).copied().collect();
-            for w in 0..words {
-                let f = std::mem::take(&mut self.frontier[cell * words + w]);
-                if f == 0 {
-                    continue;
-                }
-                // Horizontal: the same tile orders, 64 at a time.
-                for &to in &beside {
-                    done.moves += f.count_ones() as u64;
-                    let at = to * 2 * words + 2 * w;
-                    let (low, high) = (self.residues[at], self.residues[at + 1]);
-                    let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
-                    let new = f & open;
-                    self.residues[at] = low | (spread(new & 0xFFFF_FFFF) * stored);
-                    self.residues[at + 1] = high | (spread(new >> 32) * stored);
-                    self.frontier[to * words + w] |= new;
-                    done.claimed += new.count_ones() as u64;
-                }
-                // Vertical: by rank arithmetic, here or sent.
-                let mut bits = f;
-                while bits != 0 {
-                    let h = lo + (w * 64) as u64 + bits.trailing_zeros() as u64;
-                    bits &= bits - 1;
-                    let digits = odometer.at(h);
-                    for v in &verticals {
-                        done.moves += 1;
-                        let to_h = search.vertical(h, digits, v);
-                        if (lo..hi).contains(&to_h) {
-                            done.claimed += self.claim(v.to, to_h - lo, stored) as u64;
-                        } else {
-                            send(v.to as u64 * per_blank + to_h);
-                        }
+        let row_start = cell - cell % self.cols;
+        let mut beside = [0usize; 2];
+        let mut sides = 0;
+        for c in [cell.wrapping_sub(1), cell + 1] {
+            if c >= row_start && c < row_start + self.cols {
+                beside[sides] = c;
+                sides += 1;
+            }
+        }
+        for w in words {
+            let f = std::mem::take(&mut self.frontier[cell * all + w]);
+            if f == 0 {
+                continue;
+            }
+            // Horizontal: the same tile orders, 64 at a time.
+            for &to in &beside[..sides] {
+                done.moves += f.count_ones() as u64;
+                let at = to * 2 * all + 2 * w;
+                let (low, high) = (self.residues[at], self.residues[at + 1]);
+                let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
+                let new = f & open;
+                self.residues[at] = low | (spread(new & 0xFFFF_FFFF) * stored);
+                self.residues[at + 1] = high | (spread(new >> 32) * stored);
+                self.frontier[to * all + w] |= new;
+                done.claimed += new.count_ones() as u64;
+            }
+            // Vertical: by rank arithmetic, here or sent.
+            let mut bits = f;
+            while bits != 0 {
+                let h = lo + (w * 64) as u64 + bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                let digits = odometer.at(h);
+                for v in search.verticals(cell) {
+                    done.moves += 1;
+                    let to_h = search.vertical(h, digits, v);
+                    if (lo..hi).contains(&to_h) {
+                        done.claimed += self.claim(v.to, to_h - lo, stored) as u64;
+                    } else {
+                        send(v.to as u64 * per_blank + to_h);
                     }
                 }
             }
@@ -1127,6 +1594,7 @@ mod tests {
             process: 1,
             workers: 1,
             connect_timeout: Duration::from_millis(500),
+            checkpoints: None,
         };
         let goal = Board::solved(Shape::new(2, 3).unwrap());
         let error = search_cluster(&goal, &cluster, |_| {}).unwrap_err();
@@ -1155,6 +1623,131 @@ mod tests {
             ),
             "{error}"
         );
+    }
+
+    /// Copies the checkpoint slots of `from` into `to`.
+    fn copy_checkpoints(from: &Path, to: &Path) {
+        for entry in std::fs::read_dir(from).unwrap() {
+            let name = entry.unwrap().file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with("checkpoint-") && name.ends_with(".slidedb") {
+                std::fs::copy(from.join(&*name), to.join(&*name)).unwrap();
+            }
+        }
+    }
+
+    /// A search stopped after any layer goes on from its checkpoints to
+    /// the same result; a damaged slot is passed over for the other one.
+    #[test]
+    fn a_search_goes_on_from_its_checkpoints() {
+        let goal: Board = "1 2 3 / 4 0 5 / 6 7 8".parse().unwrap();
+        let expected = generate(&goal, |_| {}).unwrap();
+        let (fresh, copies) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let cluster = |dir: &Path| Cluster {
+            addresses: Vec::new(),
+            process: 0,
+            workers: 3,
+            connect_timeout: Duration::ZERO,
+            checkpoints: Some(Checkpoints {
+                dir: dir.to_path_buf(),
+                every: Duration::ZERO,
+            }),
+        };
+        let stop_at = 9;
+        let (from, to) = (fresh.path().to_path_buf(), copies.path().to_path_buf());
+        let first = search_cluster(&goal, &cluster(fresh.path()), move |event| {
+            // Every worker has written its checkpoint of this layer, and
+            // worker 0 (reporting) none after it.
+            if let ClusterEvent::Layer(layer) = event
+                && layer.depth == stop_at
+            {
+                copy_checkpoints(&from, &to);
+            }
+        })
+        .unwrap();
+        assert_eq!(first.resumed, None);
+        let table = table_from_parts(&goal, &first.layers, &first.parts);
+        assert!(table.as_bytes() == expected.as_bytes());
+
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let again = search_cluster(&goal, &cluster(copies.path()), move |e| {
+            seen.lock().unwrap().push(e.clone())
+        })
+        .unwrap();
+        assert_eq!(again.resumed, Some(stop_at));
+        assert!(events.lock().unwrap().contains(&ClusterEvent::Resumed {
+            depth: stop_at,
+            run: first.run
+        }));
+        assert_eq!(
+            (again.run, &again.layers, again.moves, again.sent),
+            (first.run, &first.layers, first.moves, first.sent)
+        );
+        assert_eq!((&again.parts, &again.shards), (&first.parts, &first.shards));
+        assert_eq!(again.hardest, first.hardest);
+
+        // The finished search left the checkpoints of its last two
+        // layers; damage one slot of worker 2's and it goes on from the
+        // layer before, to the same result.
+        let last = first.layers.len() as u32;
+        let slot = (0..2)
+            .map(|slot| fresh.path().join(checkpoint_name(2, 3, slot)))
+            .find(|path| {
+                let bytes = std::fs::read(path).unwrap();
+                let frame = crate::format::read::<WorkerCheckpoint>(
+                    &bytes,
+                    crate::format::Kind::WorkerCheckpoint,
+                    super::super::worker_checkpoint::ENCODING_WORKER_CHECKPOINT,
+                )
+                .unwrap();
+                frame.metadata.depth == last
+            })
+            .expect("a slot holds the last layer");
+        let mut bytes = std::fs::read(&slot).unwrap();
+        let at = bytes.len() - 3;
+        bytes[at] ^= 0x10;
+        std::fs::write(&slot, bytes).unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let third = search_cluster(&goal, &cluster(fresh.path()), move |e| {
+            seen.lock().unwrap().push(e.clone())
+        })
+        .unwrap();
+        assert_eq!(third.resumed, Some(last - 1));
+        assert_eq!(&third.parts, &first.parts);
+        let events = events.lock().unwrap();
+        assert!(
+            events.iter().any(|e| matches!(e,
+                ClusterEvent::Ignored { path, why } if *path == slot && why.contains("damaged"))),
+            "{events:?}"
+        );
+    }
+
+    /// With no checkpoint every worker holds, a search starts a new run
+    /// and clears the old slots.
+    #[test]
+    fn checkpoints_not_held_by_every_worker_start_a_new_run() {
+        let goal = Board::solved(Shape::new(2, 4).unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let cluster = Cluster {
+            addresses: Vec::new(),
+            process: 0,
+            workers: 2,
+            connect_timeout: Duration::ZERO,
+            checkpoints: Some(Checkpoints {
+                dir: dir.path().to_path_buf(),
+                every: Duration::ZERO,
+            }),
+        };
+        let first = search_cluster(&goal, &cluster, |_| {}).unwrap();
+        for slot in 0..2 {
+            std::fs::remove_file(dir.path().join(checkpoint_name(1, 2, slot))).unwrap();
+        }
+        let again = search_cluster(&goal, &cluster, |_| {}).unwrap();
+        assert_eq!(again.resumed, None);
+        assert_ne!(again.run, first.run);
+        assert_eq!(again.parts, first.parts);
     }
 
     #[test]

@@ -17,6 +17,8 @@ mod layers;
 mod query;
 mod shards;
 mod twobit;
+#[cfg(feature = "cluster")]
+mod worker_checkpoint;
 
 use std::path::Path;
 
@@ -26,8 +28,8 @@ pub use build::{
 };
 #[cfg(feature = "cluster")]
 pub use distributed::{
-    Cluster, ClusterLayer, ConnectError, Distributed, DistributedError, Part, ShardSum,
-    owned_ranges, search_cluster, search_distributed, table_from_parts,
+    Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,
+    Part, ShardSum, owned_ranges, search_cluster, search_distributed, table_from_parts,
 };
 pub(crate) use entries::check_entries;
 pub use file::{ENCODING_MOD3, MAX_HARDEST};

@@ -111,8 +111,8 @@ pub enum ShardError {
 }
 
 /// Writes this process's shards (its workers' parts) and the manifest
-/// into `dir`, each by way of a temporary file renamed into place; the
-/// paths written.
+/// into `dir`, each by way of a temporary file renamed into place, then
+/// removes those workers' checkpoints from `dir`; the paths written.
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate};
@@ -170,6 +170,20 @@ pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<V
     let bytes = format::write(Kind::ShardManifest, ENCODING_MOD3, &manifest, &[]);
     crate::store::write_atomic(&path, &bytes, true)?;
     written.push(path);
+    // The shards replace their workers' checkpoints.
+    for part in &run.parts {
+        for slot in 0..2 {
+            let path = dir.join(super::worker_checkpoint::checkpoint_name(
+                part.worker,
+                workers,
+                slot,
+            ));
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+    }
     Ok(written)
 }
 

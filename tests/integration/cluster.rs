@@ -30,11 +30,13 @@ fn hosts_file(dir: &Path, n: usize) -> PathBuf {
     path
 }
 
-/// Starts process `i` of a cluster build of `size`, its stderr to a file.
-fn start(size: &str, hosts: &Path, i: usize, out: &Path, log: &Path) -> Child {
+/// Starts process `i` of a cluster build of `size` (with `extra`
+/// arguments), its stderr to a file.
+fn start(size: &str, hosts: &Path, i: usize, out: &Path, log: &Path, extra: &[&str]) -> Child {
     Command::new(SLIDEDB_GEN)
         .args(["--size", size, "--hosts", path_str(hosts)])
         .args(["--process", &i.to_string(), "--out", path_str(out)])
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(fs::File::create(log).unwrap())
@@ -57,9 +59,10 @@ fn wait(child: &mut Child, limit: Duration, what: &str) -> Option<i32> {
     }
 }
 
-/// Runs the three processes to the end and merges their shards; the
-/// merged file's bytes.
-fn build_on_three(size: &str, dir: &Path, hosts: Option<&Path>) -> Vec<u8> {
+/// Runs the three processes to the end (with `extra` arguments) and
+/// merges their shards; the merged file's bytes. Their logs are
+/// `dir/log0` to `log2`.
+fn build_on_three(size: &str, dir: &Path, hosts: Option<&Path>, extra: &[&str]) -> Vec<u8> {
     let hosts = match hosts {
         Some(hosts) => hosts.to_path_buf(),
         None => hosts_file(dir, 3),
@@ -68,7 +71,7 @@ fn build_on_three(size: &str, dir: &Path, hosts: Option<&Path>) -> Vec<u8> {
         .map(|i| {
             let log = dir.join(format!("log{i}"));
             (
-                start(size, &hosts, i, &dir.join(format!("out{i}")), &log),
+                start(size, &hosts, i, &dir.join(format!("out{i}")), &log, extra),
                 log,
             )
         })
@@ -91,6 +94,12 @@ fn build_on_three(size: &str, dir: &Path, hosts: Option<&Path>) -> Vec<u8> {
     for i in 0..3 {
         for entry in fs::read_dir(dir.join(format!("out{i}"))).unwrap() {
             let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // The shards replace the checkpoints.
+            assert!(
+                name == "manifest.slidedb" || name.starts_with("shard-"),
+                "process {i} left {name}"
+            );
             fs::copy(entry.path(), all.join(entry.file_name())).unwrap();
         }
     }
@@ -122,6 +131,9 @@ fn build_on_three(size: &str, dir: &Path, hosts: Option<&Path>) -> Vec<u8> {
     fs::read(merged).unwrap()
 }
 
+/// Checkpoints at every layer.
+const EVERY_LAYER: &[&str] = &["--checkpoint-every", "0"];
+
 fn reference(rows: usize, cols: usize) -> Vec<u8> {
     let goal = Board::solved(Shape::new(rows, cols).unwrap());
     generate(&goal, |_| {}).unwrap().into_inner()
@@ -131,7 +143,7 @@ fn reference(rows: usize, cols: usize) -> Vec<u8> {
 fn three_processes_build_the_3x3_and_2x5_tables_byte_for_byte() {
     for (size, rows, cols) in [("3x3", 3, 3), ("2x5", 2, 5)] {
         let dir = tempdir();
-        let merged = build_on_three(size, dir.path(), None);
+        let merged = build_on_three(size, dir.path(), None, &[]);
         assert!(merged == reference(rows, cols), "{size}: the bytes differ");
     }
 }
@@ -140,7 +152,7 @@ fn three_processes_build_the_3x3_and_2x5_tables_byte_for_byte() {
 #[ignore = "three processes build 3x4 (239.5 M states): about 20 s"]
 fn three_processes_build_the_3x4_table_byte_for_byte() {
     let dir = tempdir();
-    let merged = build_on_three("3x4", dir.path(), None);
+    let merged = build_on_three("3x4", dir.path(), None, &[]);
     assert!(merged == reference(3, 4), "3x4: the bytes differ");
 }
 
@@ -249,17 +261,18 @@ fn a_shard_of_another_run_or_damaged_is_refused() {
 }
 
 /// One of three processes killed in the middle: the other two stop with
-/// a clear error within 30 s; the same three commands then finish, and
-/// the table is the single-process one.
+/// a clear error within 30 s; the same three commands then go on from the
+/// last layer they all checkpointed, and the table is the single-process
+/// one.
 #[test]
 #[ignore = "three processes build 3x4 twice: about 40 s"]
-fn a_killed_process_stops_the_others_and_the_build_runs_again() {
+fn a_killed_process_stops_the_others_and_the_build_goes_on_from_its_checkpoints() {
     let dir = tempdir();
     let hosts = hosts_file(dir.path(), 3);
     let logs: Vec<PathBuf> = (0..3).map(|i| dir.path().join(format!("log{i}"))).collect();
     let outs: Vec<PathBuf> = (0..3).map(|i| dir.path().join(format!("out{i}"))).collect();
     let mut children: Vec<Child> = (0..3)
-        .map(|i| start("3x4", &hosts, i, &outs[i], &logs[i]))
+        .map(|i| start("3x4", &hosts, i, &outs[i], &logs[i], EVERY_LAYER))
         .collect();
     // Kill process 1 once the search is under way.
     let deadline = Instant::now() + Duration::from_secs(120);
@@ -296,8 +309,24 @@ fn a_killed_process_stops_the_others_and_the_build_runs_again() {
     }
     assert!(stopped > 0, "the kill came after the search");
     assert!(killed.elapsed() <= Duration::from_secs(30));
-    let merged = build_on_three("3x4", dir.path(), Some(&hosts));
+    let merged = build_on_three("3x4", dir.path(), Some(&hosts), EVERY_LAYER);
     assert!(merged == reference(3, 4), "the rerun's bytes differ");
+    // Every process went on from the same layer, at least the one
+    // process 0 had reported when process 1 was killed.
+    let resumed: Vec<u32> = logs
+        .iter()
+        .map(|log| {
+            let err = fs::read_to_string(log).unwrap();
+            let (_, after) = err
+                .split_once("going on from the checkpoints of layer ")
+                .unwrap_or_else(|| panic!("the rerun went on from no checkpoint: {err}"));
+            after.split(' ').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert!(
+        resumed[0] >= 20 && resumed.iter().all(|&d| d == resumed[0]),
+        "{resumed:?}"
+    );
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use slidedb::Board;
 use slidedb::table::{
-    Cluster, ClusterLayer, DistributedError, merge_shards, search_cluster, search_distributed,
+    Checkpoints, Cluster, ClusterEvent, DistributedError, merge_shards, search_cluster,
     write_shards,
 };
 
@@ -82,6 +82,8 @@ pub struct Request<'a> {
     pub workers: usize,
     pub hosts: Option<(Vec<String>, usize)>,
     pub dir: PathBuf,
+    /// How often to checkpoint (none: never).
+    pub checkpoint_every: Option<Duration>,
     pub quiet: bool,
 }
 
@@ -94,6 +96,7 @@ pub fn build(request: Request) -> Result<()> {
         workers,
         hosts,
         dir,
+        checkpoint_every,
         quiet,
     } = request;
     if dir.join(slidedb::table::MANIFEST_NAME).exists() && !force {
@@ -124,34 +127,50 @@ pub fn build(request: Request) -> Result<()> {
             dir.display()
         );
     }
-    let on_layer = move |layer: &ClusterLayer| {
-        if quiet {
-            return;
+    let on_event = move |event: &ClusterEvent| match event {
+        ClusterEvent::Resumed { depth, run } => {
+            say!("slidedb-gen: going on from the checkpoints of layer {depth} (run {run:016x})")
         }
-        say!(
+        ClusterEvent::Ignored { path, why } => {
+            say!("slidedb-gen: not using {}: {why}", path.display())
+        }
+        ClusterEvent::CheckpointFailed { worker, depth, why } => say!(
+            "slidedb-gen: warning: worker {worker} could not write its checkpoint of layer {depth} ({why}); its previous checkpoint stands"
+        ),
+        _ if quiet => {}
+        ClusterEvent::Layer(layer) => say!(
             "depth {:>3}: {:>12} states; moves {:>12}, to other workers {:>11}; this process sent {} B, received {} B; {:.2} s",
             layer.depth,
             layer.states,
             layer.moves,
             layer.sent,
-            layer.process_sent * 8,
-            layer.process_received * 8,
+            layer.bytes_sent,
+            layer.bytes_received,
             layer.seconds
-        );
+        ),
+        ClusterEvent::Checkpointed {
+            worker,
+            depth,
+            bytes,
+            seconds,
+        } => say!(
+            "slidedb-gen: worker {worker}: checkpoint of layer {depth}, {bytes} bytes in {seconds:.2} s"
+        ),
+        _ => {}
+    };
+    let (addresses, process) = hosts.unwrap_or((Vec::new(), 0));
+    let cluster = Cluster {
+        addresses,
+        process,
+        workers,
+        connect_timeout: CONNECT_TIMEOUT,
+        checkpoints: checkpoint_every.map(|every| Checkpoints {
+            dir: dir.clone(),
+            every,
+        }),
     };
     let recording = record_panics();
-    let result = match hosts {
-        None => search_distributed(goal, workers, on_layer),
-        Some((addresses, process)) => {
-            let cluster = Cluster {
-                addresses,
-                process,
-                workers,
-                connect_timeout: CONNECT_TIMEOUT,
-            };
-            search_cluster(goal, &cluster, on_layer)
-        }
-    };
+    let result = search_cluster(goal, &cluster, on_event);
     let finished = match result {
         Ok(finished) => finished,
         Err(e @ DistributedError::WorkerLost) => {
@@ -169,9 +188,13 @@ pub fn build(request: Request) -> Result<()> {
     if !quiet {
         let states: u64 = finished.layers.iter().sum();
         say!(
-            "slidedb-gen: {states} states, max distance {}, {:.2} s; moves {}, {:.2}% to other workers; this process sent {} B and received {} B over the network; wrote {} files into {}",
+            "slidedb-gen: {states} states, max distance {}, {:.2} s{}; moves {}, {:.2}% to other workers; this process sent {} B and received {} B over the network; wrote {} files into {}",
             finished.layers.len() - 1,
             start.elapsed().as_secs_f64(),
+            match finished.resumed {
+                Some(depth) => format!(" (this run, from the checkpoints of layer {depth})"),
+                None => String::new(),
+            },
             finished.moves,
             100.0 * finished.sent as f64 / finished.moves.max(1) as f64,
             finished.bytes_sent,

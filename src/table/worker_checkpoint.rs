@@ -1,0 +1,232 @@
+//! A distributed build's checkpoints (file kind 7, `FORMAT.md`): each
+//! worker's part of the search at the start of one layer that every
+//! worker agreed on, in two slots a worker fills in turn, so that a stop
+//! at any moment leaves its last whole checkpoint. A build started again
+//! with the same command goes on from the deepest layer every worker of
+//! the run holds.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::{self, BODY_ALIGN, HEADER_LEN, Kind, MAX_METADATA_LEN};
+use crate::goals::Goals;
+
+use super::build::{BuildError, write_framed};
+
+/// The entry encoding of a worker's checkpoint: its residue words, then
+/// its frontier words (`FORMAT.md`, kind 7).
+pub(crate) const ENCODING_WORKER_CHECKPOINT: u16 = 7;
+
+/// The name of slot `slot` (0 or 1) of worker `worker`'s checkpoint (of
+/// `workers`).
+pub(crate) fn checkpoint_name(worker: usize, workers: usize, slot: usize) -> String {
+    format!("checkpoint-{worker}-of-{workers}-{slot}.slidedb")
+}
+
+/// A worker's checkpoint's metadata: where the search stands at the start
+/// of layer `depth`, before that layer is expanded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct WorkerCheckpoint {
+    /// The program that wrote it: only the same one goes on from it.
+    pub generator: String,
+    /// The goals of the table being built.
+    pub goals: Goals,
+    /// The run it belongs to.
+    pub run: u64,
+    /// Workers in the build, and this one.
+    pub workers: u32,
+    pub worker: u32,
+    /// Its tile orders.
+    pub start: u64,
+    pub end: u64,
+    /// The layer its frontier holds.
+    pub depth: u32,
+    /// The counts of layers `0 .. depth`, over all workers.
+    pub layers: Vec<u64>,
+    /// Moves, and moves sent to other workers, over all workers, of the
+    /// expansions whose counts every worker has seen (layers before
+    /// `depth − 1`).
+    pub moves: u64,
+    pub sent: u64,
+    /// This worker's boards of layer `depth`.
+    pub count: u64,
+    /// This worker's moves, and those it sent, expanding layer
+    /// `depth − 1`.
+    pub last_moves: u64,
+    pub last_sent: u64,
+    /// Boards of layer `depth + 1` it had already claimed from moves
+    /// other workers sent early.
+    pub early: u64,
+    /// Its first boards of layer `depth − 1`, as indexes.
+    pub hardest: Vec<u64>,
+}
+
+/// A worker's state, as a checkpoint holds it.
+pub(crate) struct Saved {
+    pub metadata: WorkerCheckpoint,
+    pub residues: Vec<u64>,
+    pub frontier: Vec<u64>,
+}
+
+/// Writes a worker's state over slot `path`, by way of a `.partial`
+/// file, synced, then renamed; the file's length.
+pub(crate) fn write_checkpoint(
+    path: &Path,
+    metadata: &WorkerCheckpoint,
+    residues: &[u64],
+    frontier: &[u64],
+) -> Result<u64, BuildError> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let body_len = 8 * (residues.len() + frontier.len()) as u64;
+    let head = |crc| {
+        format::head(
+            Kind::WorkerCheckpoint,
+            ENCODING_WORKER_CHECKPOINT,
+            metadata,
+            body_len,
+            crc,
+        )
+    };
+    let written = write_framed(&partial, head, |out| {
+        for words in [residues, frontier] {
+            for chunk in words.chunks(1 << 16) {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
+                out.write_all(&bytes)?;
+            }
+        }
+        Ok(())
+    })
+    .and_then(|len| {
+        std::fs::rename(&partial, path).map_err(|source| BuildError::Io {
+            what: "rename",
+            path: partial.clone(),
+            source,
+        })?;
+        Ok(len)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
+}
+
+/// What a worker's checkpoint must be to go on from it.
+pub(crate) struct Expect<'a> {
+    pub goals: &'a Goals,
+    pub workers: usize,
+    pub worker: usize,
+    pub range: Range<u64>,
+    /// Residue and frontier words.
+    pub words: (usize, usize),
+}
+
+/// Reads slot `path`: `Ok(None)` when it is absent, `Err(why)` when it
+/// is not a whole checkpoint of this build for this worker, else its
+/// metadata and, when `keep`, its state (else empty words). The body's
+/// CRC-32 is checked either way.
+pub(crate) fn read_checkpoint(
+    path: &Path,
+    expect: &Expect,
+    keep: bool,
+) -> Result<Option<Saved>, String> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot open it: {e}")),
+    };
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read it: {e}"))?
+        .len();
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut prefix = Vec::new();
+    (&mut reader)
+        .take(HEADER_LEN as u64 + MAX_METADATA_LEN + BODY_ALIGN as u64)
+        .read_to_end(&mut prefix)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    let frame = format::read_head::<WorkerCheckpoint>(
+        &prefix,
+        len,
+        Kind::WorkerCheckpoint,
+        ENCODING_WORKER_CHECKPOINT,
+    )
+    .map_err(|e| e.to_string())?;
+    let m = frame.metadata;
+    let generator = super::build::generator();
+    if m.generator != generator {
+        return Err(format!("{} wrote it, and this is {generator}", m.generator));
+    }
+    if &m.goals != expect.goals {
+        return Err("it is of a build toward another goal".into());
+    }
+    if (m.workers as usize, m.worker as usize) != (expect.workers, expect.worker)
+        || (m.start..m.end) != expect.range
+    {
+        return Err(format!(
+            "it is of worker {} of {}, and this is worker {} of {}",
+            m.worker, m.workers, expect.worker, expect.workers
+        ));
+    }
+    if m.layers.len() != m.depth as usize || m.layers.first().is_some_and(|&n| n != 1) {
+        return Err("its layer counts do not match its depth".into());
+    }
+    let (r, f) = expect.words;
+    if frame.body.len() as u64 != 8 * (r + f) as u64 {
+        return Err(format!(
+            "its body is {} bytes, and this worker's state is {}",
+            frame.body.len(),
+            8 * (r + f)
+        ));
+    }
+    // The body follows the prefix read so far.
+    let mut body = prefix.split_off(frame.body.start.min(prefix.len()));
+    let mut crc = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut words = |n: usize, body: &mut Vec<u8>| -> Result<Vec<u64>, String> {
+        let mut out = Vec::with_capacity(if keep { n } else { 0 });
+        let mut done = 0;
+        while done < n {
+            if body.len() < 8 {
+                let got = reader
+                    .read(&mut buf)
+                    .map_err(|e| format!("cannot read it: {e}"))?;
+                if got == 0 {
+                    return Err("it ends early".into());
+                }
+                body.extend_from_slice(&buf[..got]);
+            }
+            let take = (body.len() / 8).min(n - done);
+            crc.update(&body[..8 * take]);
+            if keep {
+                out.extend(
+                    body[..8 * take]
+                        .chunks_exact(8)
+                        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))),
+                );
+            }
+            body.drain(..8 * take);
+            done += take;
+        }
+        Ok(out)
+    };
+    let residues = words(r, &mut body)?;
+    let frontier = words(f, &mut body)?;
+    let computed = crc.finalize();
+    if computed != frame.body_crc {
+        return Err(format!(
+            "its body's CRC-32 is {computed:#010x}, and its header says {:#010x} (damaged)",
+            frame.body_crc
+        ));
+    }
+    Ok(Some(Saved {
+        metadata: m,
+        residues,
+        frontier,
+    }))
+}
