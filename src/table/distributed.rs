@@ -411,6 +411,10 @@ struct Held {
 }
 
 const HELLO_MAGIC: &[u8; 8] = b"slidedbC";
+/// What a peer whose hello lacks the magic is.
+const NOT_SLIDEDB: &str = "is not a slidedb-gen process";
+/// How long an accepted connection has to say hello.
+const HELLO_WAIT: Duration = Duration::from_secs(5);
 const HELLO_VERSION: u32 = 2;
 const HELLO_LEN: usize = 64;
 
@@ -435,7 +439,7 @@ impl Hello {
 
     fn from_bytes(b: &[u8; HELLO_LEN]) -> Result<Hello, String> {
         if &b[..8] != HELLO_MAGIC {
-            return Err("is not a slidedb-gen process".into());
+            return Err(NOT_SLIDEDB.into());
         }
         let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
         let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
@@ -540,9 +544,13 @@ fn connect(
         };
         let who = expect.unwrap_or(me);
         stream.set_nonblocking(false).map_err(io(who))?;
-        let left = deadline
+        let mut left = deadline
             .saturating_duration_since(Instant::now())
             .max(Duration::from_secs(1));
+        if expect.is_none() {
+            // Whoever connected speaks first or is dropped.
+            left = left.min(HELLO_WAIT);
+        }
         stream.set_read_timeout(Some(left)).map_err(io(who))?;
         stream.write_all(&hello.to_bytes()).map_err(io(who))?;
         let mut bytes = [0u8; HELLO_LEN];
@@ -596,7 +604,8 @@ fn connect(
         all_held[process] = theirs.held;
         *slot = Some(stream);
     }
-    for _ in me + 1..processes {
+    let mut waiting = processes - me - 1;
+    while waiting > 0 {
         let mut stream = loop {
             match listener.accept() {
                 Ok((stream, _)) => break stream,
@@ -611,7 +620,15 @@ fn connect(
                 }
             }
         };
-        let theirs = greet(&mut stream, None)?;
+        // A connection that is not a slidedb-gen process (a port scan, a
+        // stray client, one that says nothing) is dropped, and the wait
+        // goes on; a slidedb-gen process with another command stops it.
+        let theirs = match greet(&mut stream, None) {
+            Ok(theirs) => theirs,
+            Err(ConnectError::Io { .. }) => continue,
+            Err(ConnectError::Mismatch { what, .. }) if what == NOT_SLIDEDB => continue,
+            Err(e) => return Err(e),
+        };
         let process = theirs.process as usize;
         if process < me || streams[process].is_some() {
             return Err(ConnectError::Mismatch {
@@ -622,6 +639,7 @@ fn connect(
         }
         all_held[process] = theirs.held;
         streams[process] = Some(stream);
+        waiting -= 1;
     }
     for (process, stream) in streams.iter().enumerate() {
         let Some(stream) = stream else { continue };
@@ -1622,6 +1640,106 @@ mod tests {
                 DistributedError::Connect(ConnectError::Timeout { process: 1, .. })
             ),
             "{error}"
+        );
+    }
+
+    /// Two free local addresses.
+    fn two_addresses() -> Vec<String> {
+        let listeners: Vec<TcpListener> = (0..2)
+            .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+            .collect();
+        listeners
+            .iter()
+            .map(|l| l.local_addr().unwrap().to_string())
+            .collect()
+    }
+
+    /// Process 0 of two drops connections that are not slidedb-gen
+    /// processes (one sends garbage, one says nothing) and builds with
+    /// process 1 when it comes.
+    #[test]
+    fn a_stray_connection_is_dropped_and_the_cluster_forms() {
+        let goal = Board::solved(Shape::new(2, 3).unwrap());
+        let addresses = two_addresses();
+        let cluster = |process| Cluster {
+            addresses: addresses.clone(),
+            process,
+            workers: 1,
+            connect_timeout: Duration::from_secs(30),
+            checkpoints: None,
+        };
+        let zero = cluster(0);
+        let first = std::thread::spawn(move || search_cluster(&goal, &zero, |_| {}));
+        let reach = |address: &str| loop {
+            match TcpStream::connect(address) {
+                Ok(stream) => break stream,
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        };
+        let mut garbage = reach(&addresses[0]);
+        garbage.write_all(&[0x47; HELLO_LEN]).unwrap();
+        let _silent = reach(&addresses[0]);
+        let second = search_cluster(&goal, &cluster(1), |_| {}).unwrap();
+        let first = first.join().unwrap().unwrap();
+        assert_eq!(first.layers, second.layers);
+        assert_eq!(first.run, second.run);
+        let mut parts = first.parts.clone();
+        parts.extend(second.parts);
+        let table = table_from_parts(&goal, &first.layers, &parts);
+        assert!(table.as_bytes() == generate(&goal, |_| {}).unwrap().as_bytes());
+    }
+
+    /// Two processes asked for different tables (or worker counts) stop
+    /// at once, each naming the other and what differs.
+    #[test]
+    fn processes_with_different_commands_refuse_each_other() {
+        let addresses = two_addresses();
+        let at = |process, workers| Cluster {
+            addresses: addresses.clone(),
+            process,
+            workers,
+            connect_timeout: Duration::from_secs(30),
+            checkpoints: None,
+        };
+        let zero = at(0, 1);
+        let first = std::thread::spawn(move || {
+            let goal = Board::solved(Shape::new(2, 3).unwrap());
+            search_cluster(&goal, &zero, |_| {})
+        });
+        let other: Board = "1 2 3 / 4 0 5".parse().unwrap();
+        let second = search_cluster(&other, &at(1, 1), |_| {}).unwrap_err();
+        let first = first.join().unwrap().unwrap_err();
+        for (error, peer) in [(first, 1), (second, 0)] {
+            let text = error.to_string();
+            assert!(
+                matches!(&error, DistributedError::Connect(ConnectError::Mismatch { process, .. }) if *process == peer),
+                "{text}"
+            );
+            assert!(text.contains("builds another table"), "{text}");
+        }
+        let addresses = two_addresses();
+        let at = |process, workers| Cluster {
+            addresses: addresses.clone(),
+            process,
+            workers,
+            connect_timeout: Duration::from_secs(30),
+            checkpoints: None,
+        };
+        let zero = at(0, 2);
+        let first = std::thread::spawn(move || {
+            let goal = Board::solved(Shape::new(2, 3).unwrap());
+            search_cluster(&goal, &zero, |_| {})
+        });
+        let goal = Board::solved(Shape::new(2, 3).unwrap());
+        let second = search_cluster(&goal, &at(1, 1), |_| {}).unwrap_err();
+        assert!(
+            second.to_string().contains("has 2 workers, not 1"),
+            "{second}"
+        );
+        let first = first.join().unwrap().unwrap_err();
+        assert!(
+            first.to_string().contains("has 1 workers, not 2"),
+            "{first}"
         );
     }
 
