@@ -1270,7 +1270,7 @@ fn work(
     // One more epoch: every worker learns every part's length, checksum
     // and hardest boards (for the manifest).
     let epoch = at.epoch;
-    let entries = own.entries();
+    let entries = own.into_entries();
     let crc = crate::format::crc32(&entries);
     let hardest = at.hardest;
     summaries.send(Summary {
@@ -1528,19 +1528,27 @@ impl<'s, 'a> Owned<'s, 'a> {
         done
     }
 
-    /// The entries, as [`Part::entries`] lays them out.
-    fn entries(&self) -> Vec<u8> {
+    /// The entries, as [`Part::entries`] lays them out. The boards'
+    /// memory goes back to the system as the entries are made (the last
+    /// cell first), so the two together are little more than either.
+    fn into_entries(mut self) -> Vec<u8> {
+        self.frontier = Vec::new();
         let len = (self.range.end - self.range.start) as usize;
         let run = len.div_ceil(4);
-        let mut out = Vec::with_capacity(self.cells * run);
-        for cell in 0..self.cells {
-            let words = &self.residues[cell * 2 * self.words..(cell + 1) * 2 * self.words];
-            let bytes = words.iter().flat_map(|w| (w ^ u64::MAX).to_le_bytes());
-            out.extend(bytes.take(run));
-            if !len.is_multiple_of(4) {
-                let last = out.last_mut().expect("a run of a partial byte");
-                *last &= (1u8 << (2 * (len % 4))) - 1;
+        let per_cell = 2 * self.words;
+        // Zeroed pages are taken from the system only when written.
+        let mut out = vec![0u8; self.cells * run];
+        for cell in (0..self.cells).rev() {
+            let words = &self.residues[cell * per_cell..(cell + 1) * per_cell];
+            let into = &mut out[cell * run..(cell + 1) * run];
+            for (bytes, word) in into.chunks_mut(8).zip(words) {
+                bytes.copy_from_slice(&(word ^ u64::MAX).to_le_bytes()[..bytes.len()]);
             }
+            if !len.is_multiple_of(4) {
+                into[run - 1] &= (1u8 << (2 * (len % 4))) - 1;
+            }
+            self.residues.truncate(cell * per_cell);
+            self.residues.shrink_to_fit();
         }
         out
     }

@@ -143,8 +143,7 @@ pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<V
             end: part.range.end,
         };
         let path = dir.join(shard_name(part.worker, workers));
-        let bytes = format::write(Kind::Shard, ENCODING_MOD3, &shard, &part.entries);
-        crate::store::write_atomic(&path, &bytes, true)?;
+        write_body(&path, Kind::Shard, &shard, &part.entries)?;
         written.push(path);
     }
     let manifest = ManifestMetadata {
@@ -185,6 +184,36 @@ pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<V
         }
     }
     Ok(written)
+}
+
+/// Writes a file of `kind` with `body` over `path`, by way of
+/// `path.partial`, synced, then renamed; the body is streamed, not copied.
+#[cfg(feature = "cluster")]
+fn write_body<M: Serialize>(path: &Path, kind: Kind, metadata: &M, body: &[u8]) -> io::Result<()> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let head = |crc| format::head(kind, ENCODING_MOD3, metadata, body.len() as u64, crc);
+    let written = write_framed(&partial, head, |out| out.write_all(body))
+        .map_err(|e| match e {
+            BuildError::Io { source, .. } => source,
+            other => io::Error::other(other.to_string()),
+        })
+        .and_then(|_| std::fs::rename(&partial, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written?;
+    if let Some(dir) = path.parent()
+        && let Ok(d) = std::fs::File::open(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        })
+    {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// Reads and checks a sharded table's manifest; with its bytes.
