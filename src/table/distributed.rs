@@ -1146,12 +1146,9 @@ fn work(
     // Claims what has arrived so far, each move as a board of the layer
     // after the one it was sent from.
     let drain = |own: &mut Owned, claimed: &mut HashMap<u64, u64>| {
-        let mut arrived = arrived.borrow_mut();
-        for (epoch, moves) in arrived.iter_mut() {
-            if !moves.is_empty() {
-                *claimed.entry(*epoch).or_default() += own.claim_all(*epoch as u32 + 1, moves);
-                moves.clear();
-            }
+        // Drained, the batches go back to the system.
+        for (epoch, moves) in arrived.borrow_mut().drain() {
+            *claimed.entry(epoch).or_default() += own.claim_all(epoch as u32 + 1, &moves);
         }
     };
     let mut odometer = Odometer::new(&search);
@@ -1217,8 +1214,10 @@ fn work(
         let mut here = Totals::default();
         let mut claimed_here = 0;
         let mut step_at = STEP_EVERY;
+        let mut blocks = 0u64;
         for cell in own.layer_cells(epoch as u32) {
             for block in (0..own.words).step_by(BLOCK_WORDS) {
+                blocks += 1;
                 let words = block..(block + BLOCK_WORDS).min(own.words);
                 let found = own.expand(epoch as u32, cell, words, &mut odometer, |index| {
                     targets.send(index);
@@ -1226,8 +1225,9 @@ fn work(
                 });
                 here.moves += found.moves;
                 claimed_here += found.claimed;
-                // Let the moves flow now and then, and claim what came.
-                if here.sent >= step_at {
+                // Let the moves flow now and then, and claim what came:
+                // after so many sent, or so many blocks, whichever first.
+                if here.sent >= step_at || blocks.is_multiple_of(STEP_BLOCKS) {
                     step_at = here.sent + STEP_EVERY;
                     worker.step();
                     drain(&mut own, &mut claimed);
@@ -1324,6 +1324,11 @@ struct Summary {
     crc: u32,
     hardest: Vec<u64>,
 }
+
+/// Blocks a worker expands, at most, between two steps of the dataflow
+/// (about 10^7 tile orders: what other workers send meanwhile waits in
+/// timely's queues).
+const STEP_BLOCKS: u64 = 1 << 6;
 
 /// Frontier words a worker expands between two looks at what arrived.
 const BLOCK_WORDS: usize = 1 << 12;
