@@ -16,8 +16,8 @@ from math import factorial
 # moves in 1,398 s of search on 2 threads.
 MOVES_PER_CORE = 43_589_145_600 * 2.7149 / 1398 / 2
 # Parallel efficiency of the distributed code: 2 processes on 2 cores
-# against 1 process on 1 (benches/cluster.sh, medians of 3: 0.83 on 3x4,
-# 0.92 on 2x6; the lower, rounded down).
+# against 1 process on 1 (benches/cluster.sh, medians of 3 in two runs:
+# 0.81 and 0.83 on 3x4, 0.88 and 0.92 on 2x6; the lowest, rounded down).
 EFFICIENCY = 0.80
 # Bytes on the wire per move sent to another process: timely's framing
 # and progress messages over the 8-byte index (benches/cluster.sh: wire
