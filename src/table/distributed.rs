@@ -1702,10 +1702,12 @@ mod tests {
         assert!(table.as_bytes() == generate(&goal, |_| {}).unwrap().as_bytes());
     }
 
-    /// Two processes asked for different tables (or worker counts) stop
-    /// at once, each naming the other and what differs.
-    #[test]
-    fn processes_with_different_commands_refuse_each_other() {
+    /// Runs process 0 toward `goals.0` with `workers.0` workers beside
+    /// process 1 toward `goals.1` with `workers.1`; both their errors.
+    fn refused_pair(
+        goals: (Board, Board),
+        workers: (usize, usize),
+    ) -> (DistributedError, DistributedError) {
         let addresses = two_addresses();
         let at = |process, workers| Cluster {
             addresses: addresses.clone(),
@@ -1714,14 +1716,19 @@ mod tests {
             connect_timeout: Duration::from_secs(30),
             checkpoints: None,
         };
-        let zero = at(0, 1);
-        let first = std::thread::spawn(move || {
-            let goal = Board::solved(Shape::new(2, 3).unwrap());
-            search_cluster(&goal, &zero, |_| {})
-        });
+        let zero = at(0, workers.0);
+        let first = std::thread::spawn(move || search_cluster(&goals.0, &zero, |_| {}));
+        let second = search_cluster(&goals.1, &at(1, workers.1), |_| {}).unwrap_err();
+        (first.join().unwrap().unwrap_err(), second)
+    }
+
+    /// Two processes asked for different tables (or worker counts) stop
+    /// at once, each naming the other and what differs.
+    #[test]
+    fn processes_with_different_commands_refuse_each_other() {
+        let goal = Board::solved(Shape::new(2, 3).unwrap());
         let other: Board = "1 2 3 / 4 0 5".parse().unwrap();
-        let second = search_cluster(&other, &at(1, 1), |_| {}).unwrap_err();
-        let first = first.join().unwrap().unwrap_err();
+        let (first, second) = refused_pair((goal, other), (1, 1));
         for (error, peer) in [(first, 1), (second, 0)] {
             let text = error.to_string();
             assert!(
@@ -1730,26 +1737,11 @@ mod tests {
             );
             assert!(text.contains("builds another table"), "{text}");
         }
-        let addresses = two_addresses();
-        let at = |process, workers| Cluster {
-            addresses: addresses.clone(),
-            process,
-            workers,
-            connect_timeout: Duration::from_secs(30),
-            checkpoints: None,
-        };
-        let zero = at(0, 2);
-        let first = std::thread::spawn(move || {
-            let goal = Board::solved(Shape::new(2, 3).unwrap());
-            search_cluster(&goal, &zero, |_| {})
-        });
-        let goal = Board::solved(Shape::new(2, 3).unwrap());
-        let second = search_cluster(&goal, &at(1, 1), |_| {}).unwrap_err();
+        let (first, second) = refused_pair((goal, goal), (2, 1));
         assert!(
             second.to_string().contains("has 2 workers, not 1"),
             "{second}"
         );
-        let first = first.join().unwrap().unwrap_err();
         assert!(
             first.to_string().contains("has 1 workers, not 2"),
             "{first}"
