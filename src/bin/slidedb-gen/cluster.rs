@@ -16,8 +16,9 @@ use slidedb::table::{
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The first panic of any thread, recorded instead of printed: when a
-/// process of the cluster dies, timely's threads in the others panic, and
-/// the cause goes into one error message.
+/// process of the cluster dies, timely's threads in the others panic; the
+/// first panic's cause goes into one error message, and the process exits
+/// with status 2 at once.
 static FIRST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
 /// Records panics (see [`FIRST_PANIC`]) until the guard is dropped, which
@@ -43,7 +44,15 @@ fn record_panics() -> impl Drop {
         if let Ok(mut first) = FIRST_PANIC.lock()
             && first.is_none()
         {
+            // A worker that stops leaves the search unable to finish:
+            // say so and exit now, before timely's other threads, unwinding
+            // beside it, can panic again and abort the process.
+            eprintln!(
+                "slidedb-gen: error: {} ({message})",
+                DistributedError::WorkerLost
+            );
             *first = Some(message);
+            std::process::exit(2);
         }
     }));
     Restore(Some(previous))
