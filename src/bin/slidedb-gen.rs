@@ -129,6 +129,8 @@ mod console;
 mod cluster;
 #[path = "slidedb/manual.rs"]
 mod manual;
+#[path = "slidedb-gen/stop.rs"]
+mod stop;
 
 /// The most worker threads `--threads` takes: far more than any machine
 /// this runs on has cores, far fewer than would exhaust its memory.
@@ -187,6 +189,9 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 }
 
 fn main() -> ExitCode {
+    // Before any other thread starts: a stop removes what a build
+    // registered (see `stop`).
+    stop::install();
     let args = match console::parse::<Args>("slidedb-gen") {
         Ok(args) => args,
         Err(code) => return code,
@@ -360,6 +365,9 @@ fn run(args: &Args) -> Result<()> {
     if two_bit {
         return build_to_file(args, &pool, &goal, &out);
     }
+    // A full disk is found now, not after the search.
+    slidedb::table::check_disk_for_table(&goal, &out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     let start = Instant::now();
     if !args.quiet {
         say!(
@@ -429,6 +437,9 @@ fn build_to_file(
     let states = goal.shape().states();
     let progress = Progress::rate(quiet, states);
     let threads = pool.current_num_threads();
+    // A stop at any moment leaves at most the last checkpoint.
+    let files = slidedb::table::work_files(out);
+    let _stop = stop::on_stop(move || files.remove_scratch_before_exit());
     let report = pool.install(|| {
         build_file(goal, out, &options, |event| {
             if quiet {

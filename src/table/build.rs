@@ -207,11 +207,14 @@ pub enum BuildError {
     },
     /// Not enough free disk.
     #[error(
-        "building the table needs {needed} bytes more disk in {folder} ({peak} at its peak: the table and two checkpoints), and {free} are free; free some space or write the table elsewhere"
+        "building the table needs {needed} bytes more disk in {folder} ({peak} at its peak: {holds}), and {free} are free; free some space or write the table elsewhere"
     )]
     Disk {
         /// The output's folder.
         folder: PathBuf,
+        /// What the peak holds (`"the table"`, `"the table and two
+        /// checkpoints"`, …).
+        holds: &'static str,
         /// The bytes still needed.
         needed: u64,
         /// The peak.
@@ -387,28 +390,25 @@ pub fn plan_build(
         Placement::Resident => 0,
         Placement::Segmented { .. } => distances + frontier,
     };
-    let (disk_peak, existing) = match options.checkpoint_every {
+    let (disk_peak, existing, holds) = match (options.checkpoint_every, work) {
         // Two checkpoints while a new one is written; one and the table
         // while the table is.
-        Some(_) => (
+        (Some(_), 0) => (
+            (2 * largest).max(largest + file_len),
+            fs::metadata(&checkpoint).map_or(0, |m| m.len()),
+            "the table and two checkpoints",
+        ),
+        (Some(_), _) => (
             work + (2 * largest).max(largest + file_len),
             fs::metadata(&checkpoint).map_or(0, |m| m.len()),
+            "the work files, the table and two checkpoints",
         ),
-        None => (work + file_len, 0),
+        (None, 0) => (file_len, 0, "the table"),
+        (None, _) => (work + file_len, 0, "the work files and the table"),
     };
     let disk_needed = disk_peak.saturating_sub(existing);
     let folder = folder_of(out);
-    let disk_free = free_disk(&folder);
-    if let Some(free) = disk_free
-        && disk_needed > free
-    {
-        return Err(BuildError::Disk {
-            folder,
-            needed: disk_needed,
-            peak: disk_peak,
-            free,
-        });
-    }
+    let disk_free = check_disk(&folder, disk_needed, disk_peak, holds)?;
     let resume_from = match options.checkpoint_every {
         Some(_) => {
             read_checkpoint_head(&checkpoint, &class)?.map(|(m, _)| m.layers.len() as u32 - 1)
@@ -435,6 +435,126 @@ pub fn plan_build(
         checkpoint,
         resume_from,
     })
+}
+
+/// Checks that `needed` bytes are free in `folder` (of a peak of `peak`
+/// bytes holding `holds`), returning the free bytes where the system says.
+fn check_disk(
+    folder: &Path,
+    needed: u64,
+    peak: u64,
+    holds: &'static str,
+) -> Result<Option<u64>, BuildError> {
+    let free = free_disk(folder);
+    match free {
+        Some(free) if needed > free => Err(BuildError::Disk {
+            folder: folder.to_path_buf(),
+            holds,
+            needed,
+            peak,
+            free,
+        }),
+        _ => Ok(free),
+    }
+}
+
+/// Checks, before any search, that the folder of `out` has room for the
+/// full table of `goal` (written whole, as
+/// [`write_atomic`](crate::write_atomic) writes the table that
+/// [`generate`](super::generate()) returns): a full disk is found in
+/// microseconds, not after the search.
+///
+/// ```
+/// use slidedb::{Board, Shape, table::check_disk_for_table};
+/// let dir = tempfile::tempdir().unwrap();
+/// let goal = Board::solved(Shape::EIGHT);
+/// // 3x3: a head and 181,440 boards at 4 bits.
+/// let bytes = check_disk_for_table(&goal, &dir.path().join("3x3.slidedb")).unwrap();
+/// assert!(bytes > 90_000 && bytes < 100_000, "{bytes}");
+/// ```
+pub fn check_disk_for_table(goal: &Board, out: &Path) -> Result<u64, BuildError> {
+    let shape = goal.shape();
+    if shape.cells() > MAX_TABLE_CELLS {
+        return Err(GenerateError::TooLarge {
+            shape,
+            states: shape.states(),
+        }
+        .into());
+    }
+    let indexer = Indexer::new(GoalClass::of(goal).canonical());
+    let len = file_len(&indexer);
+    check_disk(&folder_of(out), len, len, "the table")?;
+    Ok(len)
+}
+
+/// Held while a build creates a file (see
+/// [`WorkFiles::remove_scratch_before_exit`]).
+static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs `create` (which creates a file) unless a stop has begun, in which
+/// case it waits for the process to exit.
+pub(super) fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let _creating = CREATING.lock().unwrap_or_else(|e| e.into_inner());
+    create()
+}
+
+/// Removes, on drop, the files a stopped or finished build cannot use
+/// again: the distances' and the frontier's work files, and the table's
+/// `.partial`. A checkpoint is never among them.
+struct Scratch<'a>(&'a WorkFiles);
+
+impl Drop for Scratch<'_> {
+    fn drop(&mut self) {
+        self.0.remove_scratch();
+    }
+}
+
+impl WorkFiles {
+    /// Removes the files that no later build can use (best effort): the
+    /// work files `NAME.distances.work` and `NAME.frontier.work` (a build
+    /// that goes on from a checkpoint makes them anew), the table's
+    /// `NAME.partial` and a checkpoint's `NAME.checkpoint.partial`. The
+    /// checkpoint itself stays. [`build_file`] calls it whenever it ends;
+    /// a program that is stopped by a signal calls it as it exits.
+    /// Returns the files it removed.
+    ///
+    /// ```
+    /// use slidedb::table::work_files;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let files = work_files(&dir.path().join("t.slidedb"));
+    /// std::fs::write(&files.distances, b"x").unwrap();
+    /// std::fs::write(&files.checkpoint, b"y").unwrap();
+    /// assert_eq!(files.remove_scratch(), [files.distances.clone()]);
+    /// assert!(files.checkpoint.exists());
+    /// ```
+    pub fn remove_scratch(&self) -> Vec<PathBuf> {
+        self.remove_scratch_files()
+    }
+
+    /// [`remove_scratch`](WorkFiles::remove_scratch) for a program about
+    /// to exit (on a signal, say) while a build may still run on other
+    /// threads: from this call on, no build in this process creates a
+    /// file (one that tries waits for the exit), so none appears behind
+    /// the removal. Call it only right before the process exits.
+    pub fn remove_scratch_before_exit(&self) -> Vec<PathBuf> {
+        let creating = CREATING.lock().unwrap_or_else(|e| e.into_inner());
+        let removed = self.remove_scratch_files();
+        std::mem::forget(creating);
+        removed
+    }
+
+    fn remove_scratch_files(&self) -> Vec<PathBuf> {
+        [
+            &self.distances,
+            &self.frontier,
+            &self.partial,
+            &partial_checkpoint(&self.checkpoint),
+        ]
+        .into_iter()
+        .filter(|path| fs::remove_file(path).is_ok())
+        .cloned()
+        .collect()
+    }
 }
 
 /// Builds the full table of `goal` into the file `out` by the two-bit
@@ -464,17 +584,22 @@ pub fn build_file(
     let class = GoalClass::of(goal);
     let canonical = *class.canonical();
     let indexer = Indexer::new(&canonical);
+    let files = work_files(out);
+    // Whatever way this ends, no work file stays: those of an earlier run
+    // (a stopped one, or one in segments when this one is resident) and
+    // this run's own.
+    let _scratch = Scratch(&files);
     let WorkFiles {
         checkpoint,
         partial,
         distances,
         ..
-    } = work_files(out);
-    let work_error = |e| io_error("write", &distances, e);
+    } = &files;
+    let work_error = |e| io_error("write", distances, e);
     let mut search = match plan.resume_from {
         Some(_) => {
             let started = Instant::now();
-            let search = load_checkpoint(&checkpoint, &class, &indexer, &plan.placement)?;
+            let search = load_checkpoint(checkpoint, &class, &indexer, &plan.placement)?;
             on_event(BuildEvent::Resumed {
                 depth: search.depth(),
                 total: search.layers().iter().sum(),
@@ -502,7 +627,7 @@ pub fn build_file(
             && last_checkpoint.elapsed() >= every
         {
             let started = Instant::now();
-            let bytes = write_checkpoint(&search, &class, &checkpoint, saved)?;
+            let bytes = write_checkpoint(&search, &class, checkpoint, saved)?;
             saved = Some(search.depth());
             checkpoints += 1;
             on_event(BuildEvent::Checkpointed {
@@ -518,8 +643,8 @@ pub fn build_file(
     let head = file::head(&metadata, search.body_len(), 0);
     let bytes = head.len() as u64 + search.body_len();
     on_event(BuildEvent::Writing { bytes });
-    if let Err(e) = write_table(&search, &metadata, &partial) {
-        let _ = fs::remove_file(&partial);
+    if let Err(e) = write_table(&search, &metadata, partial) {
+        let _ = fs::remove_file(partial);
         return Err(full_disk(e, saved));
     }
     // The table is whole and synced: the checkpoint goes before the table
@@ -527,11 +652,11 @@ pub fn build_file(
     // checkpoint (the same command would then refuse the existing table;
     // a stop between the two starts the next run over). A run killed while
     // writing a checkpoint leaves its `.partial`.
-    let _ = fs::remove_file(&checkpoint);
-    let _ = fs::remove_file(partial_checkpoint(&checkpoint));
-    if let Err(e) = fs::rename(&partial, out) {
-        let _ = fs::remove_file(&partial);
-        return Err(io_error("rename", &partial, e));
+    let _ = fs::remove_file(checkpoint);
+    let _ = fs::remove_file(partial_checkpoint(checkpoint));
+    if let Err(e) = fs::rename(partial, out) {
+        let _ = fs::remove_file(partial);
+        return Err(io_error("rename", partial, e));
     }
     sync_folder(out);
     search.remove_work_files();
@@ -603,7 +728,7 @@ pub(super) fn write_framed(
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<u64, BuildError> {
     let io = |e| io_error("write", path, e);
-    let mut f = File::create(path).map_err(io)?;
+    let mut f = create_file(|| File::create(path)).map_err(io)?;
     f.write_all(&head(0)).map_err(io)?;
     let mut writer = Crc32Writer::new(io::BufWriter::with_capacity(1 << 22, &mut f));
     body(&mut writer).map_err(io)?;

@@ -23,8 +23,8 @@ mod worker_checkpoint;
 use std::path::Path;
 
 pub use build::{
-    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, build_file,
-    plan_build, work_files,
+    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, WorkFiles,
+    build_file, check_disk_for_table, plan_build, work_files,
 };
 #[cfg(feature = "cluster")]
 pub use distributed::{

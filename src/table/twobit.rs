@@ -415,12 +415,14 @@ impl<'a> TwoBit<'a> {
             } => {
                 // Fresh files of zeros (sparse until written).
                 let create = |path: &std::path::Path, len: u64| {
-                    let f = std::fs::File::options()
-                        .read(true)
-                        .write(true)
-                        .create(true)
-                        .truncate(true)
-                        .open(path)?;
+                    let f = super::build::create_file(|| {
+                        std::fs::File::options()
+                            .read(true)
+                            .write(true)
+                            .create(true)
+                            .truncate(true)
+                            .open(path)
+                    })?;
                     f.set_len(len)?;
                     Ok::<_, io::Error>(f)
                 };

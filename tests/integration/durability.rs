@@ -514,9 +514,9 @@ fn assert_write_fails(args: &[&str], out: &Path, reason: &str, before: Option<&[
     }
 }
 
-/// A table bigger than the free space: exit code 2 with the path and
-/// "No space left on device", the previous table untouched, no temporary
-/// file left.
+/// A table bigger than the free space: exit code 2 with the path and the
+/// space it needs, found before the search (no layer is reported), the
+/// previous table untouched, no temporary file left.
 #[test]
 fn full_disk_fails_cleanly_and_keeps_the_old_table() {
     let data = tempdir();
@@ -531,18 +531,15 @@ fn full_disk_fails_cleanly_and_keeps_the_old_table() {
     assert_eq!(code, 0, "the 3x3 table should fit; stderr: {stderr}");
     let old = fs::read(&out).expect("read");
 
-    let args = ["--quiet", "--size", "2x5", "--out", out_s, "--force"];
-    assert_write_fails(
-        &args,
-        &out,
-        "No space left on device",
-        Some(&old),
-        data.path(),
-    );
+    let needs = "building the table needs 468256 bytes more disk in";
+    let args = ["--size", "2x5", "--out", out_s, "--force"];
+    assert_write_fails(&args, &out, needs, Some(&old), data.path());
+    let (_, _, stderr) = run_gen(&args, data.path());
+    assert!(!stderr.contains("depth"), "searched first: {stderr}");
     // Without a previous table: nothing at all is left.
     let other = mount.dir.join("other.slidedb");
     let args = ["--quiet", "--size", "2x5", "--out", path_str(&other)];
-    assert_write_fails(&args, &other, "No space left on device", None, data.path());
+    assert_write_fails(&args, &other, needs, None, data.path());
     // The old table still answers.
     let (code, stdout, stderr) = run_solve(
         &["solve", "--table", out_s, BOARDS_3X3[0].0, BOARDS_3X3[1].0],
@@ -1157,4 +1154,147 @@ fn a_full_disk_stops_a_build_and_leaves_its_checkpoint_usable() {
     );
     assert!(fs::read(&out).unwrap() == planes_table(shape(3, 4)));
     assert_eq!(names(&mount.dir), ["t.slidedb"]);
+}
+
+/// Waits until `path` exists while `child` runs; `false` if the child
+/// ended first.
+fn wait_for_file(child: &mut Child, path: &Path) -> bool {
+    let deadline = Instant::now() + CHILD_TIMEOUT;
+    while !path.exists() {
+        if child.try_wait().expect("try_wait").is_some() {
+            return false;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
+        thread::sleep(Duration::from_micros(200));
+    }
+    true
+}
+
+/// Sends `signal` to a running child: stopped first (SIGSTOP), so that the
+/// signal lands while the build is in the moment the test chose, then
+/// continued. `false` if the child had already ended.
+fn signal_while_running(child: &mut Child, signal: i32) -> bool {
+    let pid = child.id() as i32;
+    // SAFETY: kill(2) with the pid of our own child.
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    if child.try_wait().expect("try_wait").is_some() {
+        return false;
+    }
+    // SAFETY: as above.
+    unsafe {
+        libc::kill(pid, signal);
+        libc::kill(pid, libc::SIGCONT);
+    }
+    true
+}
+
+/// A segmented build killed after a checkpoint leaves its work files; the
+/// same command without `--memory` (resident) finishes the table and
+/// removes them.
+#[test]
+fn a_resident_build_after_a_killed_segmented_one_removes_its_work_files() {
+    let data = tempdir();
+    let dir = tempdir();
+    let out = dir.path().join("table.slidedb");
+    let files = slidedb::table::work_files(&out);
+    let base = [
+        "--size",
+        "2x5",
+        "--out",
+        path_str(&out),
+        "--checkpoint-every",
+        "0",
+    ];
+    let segmented: Vec<&str> = base.iter().copied().chain(["--memory", "40K"]).collect();
+    let mut killed = false;
+    for _ in 0..20 {
+        let (_cwd, mut child, reader) = spawn_gen(&segmented, data.path());
+        let running = wait_for_file(&mut child, &files.checkpoint)
+            && wait_for_file(&mut child, &files.distances);
+        let _ = child.kill();
+        wait_bounded(&mut child, "slidedb-gen");
+        let _ = reader.join();
+        if running && files.distances.exists() {
+            killed = true;
+            break;
+        }
+        let _ = fs::remove_file(&out);
+        let _ = fs::remove_file(&files.checkpoint);
+    }
+    assert!(killed, "no run was killed after a checkpoint in 20 tries");
+    assert!(
+        files.frontier.exists(),
+        "the kill left no frontier work file"
+    );
+    let (code, _, stderr) = run_gen(&base, data.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("going on from the checkpoint"), "{stderr}");
+    assert!(fs::read(&out).expect("read") == planes_table(shape(2, 5)));
+    assert_eq!(names(dir.path()), ["table.slidedb"], "{stderr}");
+}
+
+/// A two-bit build stopped by SIGTERM or Ctrl-C (SIGINT) exits with 128 +
+/// the signal's number and removes its work files: before its first
+/// checkpoint nothing is left, after one only the checkpoint, from which
+/// the same command goes on.
+#[test]
+fn a_stopped_build_removes_its_work_files_and_keeps_its_checkpoint() {
+    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
+        for after_a_checkpoint in [false, true] {
+            let data = tempdir();
+            let dir = tempdir();
+            let out = dir.path().join("table.slidedb");
+            let files = slidedb::table::work_files(&out);
+            let every = if after_a_checkpoint { "0" } else { "1h" };
+            let args = [
+                "--size",
+                "2x5",
+                "--out",
+                path_str(&out),
+                "--memory",
+                "40K",
+                "--checkpoint-every",
+                every,
+            ];
+            let wait_for = match after_a_checkpoint {
+                true => &files.checkpoint,
+                false => &files.distances,
+            };
+            let mut stopped = None;
+            for _ in 0..20 {
+                let (_cwd, mut child, reader) = spawn_gen(&args, data.path());
+                let sent =
+                    wait_for_file(&mut child, wait_for) && signal_while_running(&mut child, signal);
+                let status = wait_bounded(&mut child, "slidedb-gen");
+                let text = reader.join().expect("stderr");
+                if sent {
+                    stopped = Some((status, text));
+                    break;
+                }
+                // It finished first: try again.
+                let _ = fs::remove_file(&out);
+            }
+            let (status, text) = stopped.expect("no run could be stopped in 20 tries");
+            assert_eq!(status.code(), Some(128 + signal), "{name}: {text}");
+            assert!(
+                text.contains(&format!("stopped by {name}; removed"))
+                    && text.contains("distances.work"),
+                "{name}: {text}"
+            );
+            let left = names(dir.path());
+            if after_a_checkpoint {
+                assert_eq!(left, ["table.slidedb.checkpoint"], "{name}: {text}");
+                let (code, _, stderr) = run_gen(&args, data.path());
+                assert_eq!(code, 0, "{stderr}");
+                assert!(stderr.contains("going on from the checkpoint"), "{stderr}");
+                assert_eq!(names(dir.path()), ["table.slidedb"]);
+            } else {
+                assert!(left.is_empty(), "{name}: {left:?} left; {text}");
+            }
+        }
+    }
 }
