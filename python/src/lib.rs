@@ -7,7 +7,7 @@
 //! GIL released; batches run on every core (rayon).
 
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -22,9 +22,10 @@ use rayon::prelude::*;
 use slidedb::random::{SplitMix64, random_board};
 use slidedb::records::{ProbeRecord, SolveRecord, StatsRecord};
 use slidedb::store::{self, Bytes};
+use slidedb::table::{MANIFEST_NAME, merge_shards};
 use slidedb::{
     Board, BoardError, Database, DatabaseError, ForGoal, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS,
-    Method, Move, PathCount, Shape, SolveError, Table, moves_to_string,
+    Method, Move, PathCount, Shape, SolveError, Source, Table, moves_to_string,
 };
 
 create_exception!(
@@ -81,39 +82,198 @@ fn database_error(e: DatabaseError) -> PyErr {
 }
 
 // ---------------------------------------------------------------------
-// Boards and sizes from Python values.
+// Numbers from Python values.
 
-/// A cell of a board given as a sequence: an integer (not a bool).
-fn cell_text(item: &Bound<'_, PyAny>) -> PyResult<String> {
-    if item.is_instance_of::<PyBool>() || !has_index(item)? {
+/// An integer from Python: an `int`, or anything with `__index__` (a
+/// NumPy integer), never a bool. Its value when it fits a u64; else its
+/// digits, as Python writes them (of any size).
+enum Int {
+    Fits(u64),
+    Negative(String),
+    Huge(String),
+}
+
+impl Int {
+    /// The number as Python writes it.
+    fn text(&self) -> String {
+        match self {
+            Int::Fits(n) => n.to_string(),
+            Int::Negative(t) | Int::Huge(t) => t.clone(),
+        }
+    }
+}
+
+/// `value` as an integer; anything else is a TypeError `"{what}, not
+/// {its type}"`.
+fn integer(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Int> {
+    if value.is_instance_of::<PyBool>() || !has_index(value)? {
         return Err(PyTypeError::new_err(format!(
-            "board cells must be integers, not {}",
-            item.get_type().name()?
+            "{what}, not {}",
+            value.get_type().name()?
         )));
     }
-    let operator = item.py().import("operator")?;
-    Ok(operator
-        .getattr("index")?
-        .call1((item,))?
-        .str()?
-        .to_string())
+    // (An int subclass as its int: its own `str` may be another text.)
+    let int = if value.is_exact_instance_of::<PyInt>() {
+        value.clone()
+    } else {
+        let operator = value.py().import("operator")?;
+        operator.getattr("index")?.call1((value,))?
+    };
+    if let Ok(n) = int.extract::<u64>() {
+        return Ok(Int::Fits(n));
+    }
+    let text = int.str()?.to_string();
+    Ok(if text.starts_with('-') {
+        Int::Negative(text)
+    } else {
+        Int::Huge(text)
+    })
 }
 
 fn has_index(item: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(item.is_instance_of::<PyInt>() || item.get_type().hasattr("__index__")?)
 }
 
+/// The library's message for a cell that is not a tile of `shape`
+/// (`max`: its largest tile), of any size: a negative one is not a tile,
+/// one past `max` is out of range.
+fn cell_error(cell: &Int, shape: Shape, max: usize) -> String {
+    match cell {
+        Int::Negative(token) => BoardError::BadCell {
+            token: token.clone(),
+        }
+        .to_string(),
+        Int::Fits(tile) => BoardError::TileOutOfRange {
+            tile: *tile,
+            shape,
+            max,
+        }
+        .to_string(),
+        // Past a u64: the library's words, with the number given.
+        Int::Huge(text) => BoardError::TileOutOfRange {
+            tile: u64::MAX,
+            shape,
+            max,
+        }
+        .to_string()
+        .replacen(&u64::MAX.to_string(), text, 1),
+    }
+}
+
+/// The most threads `generate` takes, as the command line's `--threads`:
+/// far more than any machine has cores.
+const MAX_THREADS: usize = 256;
+
+/// A thread count: 1 to [`MAX_THREADS`], as `slidedb-gen --threads`.
+fn parse_threads(threads: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let what = format!("threads must be an integer from 1 to {MAX_THREADS}");
+    match integer(threads, &what)? {
+        Int::Fits(n) if (1..=MAX_THREADS as u64).contains(&n) => Ok(n as usize),
+        n => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            Err(PyValueError::new_err(format!(
+                "bad thread count {}: use 1 to {MAX_THREADS} threads (this machine has {cores} cores)",
+                n.text()
+            )))
+        }
+    }
+}
+
+/// A seed: 0 to 2**64-1, as the command line's `random --seed`.
+fn parse_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    const WHAT: &str = "seed must be an integer from 0 to 2**64-1";
+    match integer(seed, WHAT)? {
+        Int::Fits(n) => Ok(n),
+        n => Err(PyValueError::new_err(format!("{WHAT}, not {}", n.text()))),
+    }
+}
+
+/// A number of boards: 0 to 2**64-1.
+fn parse_count(count: &Bound<'_, PyAny>) -> PyResult<u64> {
+    match integer(count, "count must be an integer")? {
+        Int::Fits(n) => Ok(n),
+        Int::Negative(t) => Err(PyValueError::new_err(format!(
+            "bad count {t}: a number of boards, 0 or more"
+        ))),
+        Int::Huge(t) => Err(PyValueError::new_err(format!(
+            "bad count {t}: a number of boards, at most 2**64-1"
+        ))),
+    }
+}
+
+// ---------------------------------------------------------------------
+// Boards and sizes from Python values.
+
+/// A board from Python as the text the library parses. A cell given as
+/// an integer that the text cannot carry as it is (the library reads
+/// tiles of up to 3 digits, without a sign) is written as `999` (1,000
+/// or more: out of range, as it is) or `-1` (negative: not a tile, as it
+/// is), and an error about such a cell names its value as given.
+struct BoardText {
+    /// What the library parses.
+    text: String,
+    /// The board as given, for messages.
+    shown: String,
+    /// The cells given as integers, in reading order (none for a string).
+    cells: Vec<Int>,
+}
+
+impl BoardText {
+    fn parse(&self, shape: Option<Shape>) -> Result<Board, String> {
+        Board::parse(&self.text, shape).map_err(|e| self.message(e))
+    }
+
+    /// The message of `e`, naming the cell it is about as given.
+    fn message(&self, e: BoardError) -> String {
+        match e {
+            // The first cell past the largest tile, in reading order.
+            BoardError::TileOutOfRange {
+                tile: 999,
+                shape,
+                max,
+            } => self
+                .cells
+                .iter()
+                .find(|c| match c {
+                    Int::Fits(n) => *n > max as u64,
+                    Int::Huge(_) => true,
+                    Int::Negative(_) => false,
+                })
+                .map(|cell| cell_error(cell, shape, max)),
+            // The first negative cell: the only cells that are not tiles
+            // (whose message names no shape).
+            BoardError::BadCell { ref token } if token == "-1" => self
+                .cells
+                .iter()
+                .find(|c| matches!(c, Int::Negative(_)))
+                .map(|cell| cell_error(cell, Shape::EIGHT, 0)),
+            _ => None,
+        }
+        .unwrap_or_else(|| e.to_string())
+    }
+}
+
+/// A cell given as an integer.
+fn cell(item: &Bound<'_, PyAny>) -> PyResult<Int> {
+    integer(item, "board cells must be integers")
+}
+
 /// A board as the text the library parses: a string as it is; a sequence
 /// of integers as its cells; a sequence of rows (nested lists, a 2-D NumPy
 /// array) as rows split by `/`.
-fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
+fn board_text(board: &Bound<'_, PyAny>) -> PyResult<BoardText> {
     if let Ok(text) = board.cast::<PyString>() {
-        return Ok(text.to_cow()?.into_owned());
+        let text = text.to_cow()?.into_owned();
+        return Ok(BoardText {
+            shown: text.clone(),
+            text,
+            cells: Vec::new(),
+        });
     }
     if board.is_instance_of::<pyo3::types::PyBytes>() {
         return Err(board_type_error(board));
     }
-    // A NumPy array as nested lists.
+    // A NumPy array as nested lists (of Python ints: exact at any dtype).
     let board = if board.hasattr("tolist")? {
         board.call_method0("tolist")?
     } else {
@@ -130,7 +290,7 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
     for item in items {
         let item = item?;
         if item.is_instance_of::<PyString>() || has_index(&item)? {
-            cells.push(cell_text(&item)?);
+            cells.push(cell(&item)?);
         } else {
             let Ok(row) = item.try_iter() else {
                 return Err(PyTypeError::new_err(format!(
@@ -138,19 +298,36 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
                     item.get_type().name()?
                 )));
             };
-            let row: Vec<String> = row
-                .map(|c| c.and_then(|c| cell_text(&c)))
+            let row: Vec<Int> = row
+                .map(|c| c.and_then(|c| cell(&c)))
                 .collect::<PyResult<_>>()?;
-            rows.push(row.join(" "));
+            rows.push(row);
         }
     }
-    match (cells.is_empty(), rows.is_empty()) {
-        (_, true) => Ok(cells.join(" ")),
-        (true, false) => Ok(rows.join(" / ")),
-        (false, false) => Err(PyTypeError::new_err(
-            "a board is a sequence of integers or a sequence of rows, not a mix of both",
-        )),
-    }
+    let rows = match (cells.is_empty(), rows.is_empty()) {
+        (_, true) => vec![cells],
+        (true, false) => rows,
+        (false, false) => {
+            return Err(PyTypeError::new_err(
+                "a board is a sequence of integers or a sequence of rows, not a mix of both",
+            ));
+        }
+    };
+    let join = |cell: fn(&Int) -> String| {
+        rows.iter()
+            .map(|row| row.iter().map(cell).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    Ok(BoardText {
+        text: join(|c| match c {
+            Int::Fits(n) if *n < 1000 => n.to_string(),
+            Int::Fits(_) | Int::Huge(_) => "999".to_string(),
+            Int::Negative(_) => "-1".to_string(),
+        }),
+        shown: join(Int::text),
+        cells: rows.into_iter().flatten().collect(),
+    })
 }
 
 fn board_type_error(board: &Bound<'_, PyAny>) -> PyErr {
@@ -165,12 +342,15 @@ fn board_type_error(board: &Bound<'_, PyAny>) -> PyErr {
 }
 
 fn parse_board(board: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Board> {
-    Board::parse(&board_text(board)?, shape).map_err(board_error)
+    board_text(board)?
+        .parse(shape)
+        .map_err(PyValueError::new_err)
 }
 
 fn parse_goal(goal: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Board> {
     let text = board_text(goal)?;
-    Board::parse(&text, shape).map_err(|e| PyValueError::new_err(format!("bad goal {text:?}: {e}")))
+    text.parse(shape)
+        .map_err(|e| PyValueError::new_err(format!("bad goal {:?}: {e}", text.shown)))
 }
 
 /// A size: `"3x3"` or `(3, 3)`.
@@ -182,17 +362,29 @@ fn parse_shape(size: &Bound<'_, PyAny>) -> PyResult<Shape> {
         .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
         .or_else(|_| size.extract::<[Bound<'_, PyAny>; 2]>().map(|[a, b]| (a, b)));
     if let Ok(pair) = pair
-        && !pair.0.is_instance_of::<PyBool>()
-        && !pair.1.is_instance_of::<PyBool>()
-        && let (Ok(rows), Ok(cols)) = (pair.0.extract::<i64>(), pair.1.extract::<i64>())
+        && let (Ok(rows), Ok(cols)) = (integer(&pair.0, "a side"), integer(&pair.1, "a side"))
     {
-        let side = |n: i64| usize::try_from(n).unwrap_or(0);
-        return Shape::new(side(rows), side(cols)).map_err(|e| match e {
-            BoardError::UnsupportedSize { .. } if rows < 0 || cols < 0 => {
-                PyValueError::new_err(format!("bad size ({rows}, {cols}): sides are positive"))
+        let side = |n: &Int| match n {
+            Int::Fits(n) => usize::try_from(*n).ok(),
+            _ => None,
+        };
+        return match (side(&rows), side(&cols)) {
+            _ if matches!(rows, Int::Negative(_)) || matches!(cols, Int::Negative(_)) => {
+                Err(PyValueError::new_err(format!(
+                    "bad size ({}, {}): sides are positive",
+                    rows.text(),
+                    cols.text()
+                )))
             }
-            e => board_error(e),
-        });
+            (Some(r), Some(c)) => Shape::new(r, c).map_err(board_error),
+            // A side past any number of cells: the library's words, with
+            // the numbers given.
+            _ => Err(PyValueError::new_err(
+                BoardError::UnsupportedSize { rows: 0, cols: 0 }
+                    .to_string()
+                    .replacen("0x0", &format!("{}x{}", rows.text(), cols.text()), 1),
+            )),
+        };
     }
     Err(PyTypeError::new_err(format!(
         "a size is a string such as \"3x3\" or a pair (rows, cols), not {}",
@@ -475,10 +667,12 @@ fn stats_dict<'py>(py: Python<'py>, r: StatsRecord) -> PyResult<Bound<'py, PyDic
 }
 
 /// A distance argument: a number of moves, or "max" (the farthest).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Distance {
     Moves(u32),
     Max,
+    /// More moves than a u32 holds (farther than any board), as given.
+    Beyond(String),
 }
 
 fn parse_distance(d: &Bound<'_, PyAny>) -> PyResult<Distance> {
@@ -491,23 +685,49 @@ fn parse_distance(d: &Bound<'_, PyAny>) -> PyResult<Distance> {
             "bad distance {text:?}: a number of moves, or \"max\""
         )));
     }
-    if d.is_instance_of::<PyBool>() || !d.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!(
-            "a distance is an integer or \"max\", not {}",
-            d.get_type().name()?
-        )));
+    match integer(d, "a distance is an integer or \"max\"")? {
+        Int::Fits(n) => Ok(u32::try_from(n)
+            .map(Distance::Moves)
+            .unwrap_or_else(|_| Distance::Beyond(n.to_string()))),
+        Int::Huge(t) => Ok(Distance::Beyond(t)),
+        Int::Negative(t) => Err(PyValueError::new_err(format!(
+            "bad distance {t}: distances are 0 or more"
+        ))),
     }
-    let n: i64 = d.extract()?;
-    u32::try_from(n)
-        .map(Distance::Moves)
-        .map_err(|_| PyValueError::new_err(format!("bad distance {n}: distances are 0 or more")))
 }
 
 impl Distance {
+    /// The number of moves, `greatest` for "max"; a distance past a u32
+    /// as the most a u32 holds (as far, for every table: no board).
     fn resolve(&self, greatest: u32) -> u32 {
+        self.moves(greatest).unwrap_or(u32::MAX)
+    }
+
+    /// The number of moves; `Err` (the number as given) past a u32.
+    fn moves(&self, greatest: u32) -> Result<u32, &str> {
         match self {
-            Distance::Moves(d) => *d,
-            Distance::Max => greatest,
+            Distance::Moves(d) => Ok(*d),
+            Distance::Max => Ok(greatest),
+            Distance::Beyond(text) => Err(text),
+        }
+    }
+
+    /// The number of moves as given ("max" as `greatest`).
+    fn text(&self, greatest: u32) -> String {
+        match self.moves(greatest) {
+            Ok(d) => d.to_string(),
+            Err(text) => text.to_string(),
+        }
+    }
+
+    /// Whether it is farther than `other`.
+    fn beyond(&self, other: &Distance, greatest: u32) -> bool {
+        match (self.moves(greatest), other.moves(greatest)) {
+            (Ok(a), Ok(b)) => a > b,
+            (Err(_), Ok(_)) => true,
+            (Ok(_), Err(_)) => false,
+            // Two numbers of any size, without leading zeros.
+            (Err(a), Err(b)) => (a.len(), a) > (b.len(), b),
         }
     }
 }
@@ -650,21 +870,24 @@ impl PyDatabase {
     /// goal (a number, "max", or a (min, max) pair; needs the full table),
     /// or, with no distance, among all boards that can reach the goal. The
     /// same `seed` draws the same boards on every machine (as the command
-    /// line's `random --seed`) [default: from the clock].
-    #[pyo3(signature = (size=None, distance=None, count=1, seed=None, goal=None))]
+    /// line's `random --seed`; an integer from 0 to 2**64-1) [default: from
+    /// the clock].
+    #[pyo3(
+        signature = (size=None, distance=None, count=None, seed=None, goal=None),
+        text_signature = "($self, size=None, distance=None, count=1, seed=None, goal=None)"
+    )]
     fn random(
         &self,
         py: Python<'_>,
         size: Option<&Bound<'_, PyAny>>,
         distance: Option<&Bound<'_, PyAny>>,
-        count: i64,
-        seed: Option<u64>,
+        count: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         let goal = goal_of(&self.db, size, goal)?;
-        let count = u64::try_from(count).map_err(|_| {
-            PyValueError::new_err(format!("bad count {count}: a number of boards, 0 or more"))
-        })?;
+        let count = count.map(parse_count).transpose()?.unwrap_or(1);
+        let seed = seed.map(parse_seed).transpose()?;
         let range = match distance {
             None => None,
             Some(d) => Some(match d.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
@@ -673,7 +896,7 @@ impl PyDatabase {
                 }
                 _ => {
                     let d = parse_distance(d)?;
-                    (d, d)
+                    (d.clone(), d)
                 }
             }),
         };
@@ -698,17 +921,23 @@ impl PyDatabase {
                 .table_for("a random board at a distance", &goal)
                 .map_err(database_error)?;
             let greatest = table.get().max_distance();
-            let (lo, hi) = (lo.resolve(greatest), hi.resolve(greatest));
-            if lo > hi {
+            if lo.beyond(&hi, greatest) {
                 return Err(PyValueError::new_err(format!(
-                    "the least distance {lo} is more than the greatest {hi}: no distance lies between"
+                    "the least distance {} is more than the greatest {}: no distance lies between",
+                    lo.text(greatest),
+                    hi.text(greatest)
                 )));
             }
-            if lo > greatest {
-                return Err(PyValueError::new_err(format!(
-                    "no {shape} board is {lo} moves from goal {goal}: the farthest are {greatest} moves away"
-                )));
-            }
+            let lo = match lo.moves(greatest) {
+                Ok(lo) if lo <= greatest => lo,
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "no {shape} board is {} moves from goal {goal}: the farthest are {greatest} moves away",
+                        lo.text(greatest)
+                    )));
+                }
+            };
+            let hi = hi.resolve(greatest);
             let mut boards = Vec::with_capacity(count.min(1 << 20) as usize);
             for _ in 0..count {
                 let board = self
@@ -903,21 +1132,31 @@ impl PyTable {
     }
 
     /// The boards of an (n, cells) or (n, rows, cols) integer array,
-    /// copied into one byte a cell: their number, the bytes, and the index
-    /// of the first that is not a board with its error.
+    /// copied into one byte a cell: their number and the bytes. A cell
+    /// that is not a tile of the table's boards (of any value, at any
+    /// integer dtype) is an error naming its row.
     fn boards(&self, boards: &Bound<'_, PyAny>) -> PyResult<(usize, Vec<u8>)> {
         let py = boards.py();
         let shape = self.shape();
         let cells = shape.cells();
         let numpy = py.import("numpy")?;
+        let given_array = boards.is_instance(&numpy.getattr("ndarray")?)?;
         let mut array = numpy.getattr("asarray")?.call1((boards,))?;
         let dims: Vec<usize> = array.getattr("shape")?.extract()?;
-        let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
-        if !(kind == "i" || kind == "u") {
-            return Err(PyTypeError::new_err(format!(
-                "boards must be an integer array, not {}",
-                array.getattr("dtype")?.str()?
-            )));
+        let dtype = array.getattr("dtype")?.str()?.to_string();
+        let mut kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+        let not_integers =
+            || PyTypeError::new_err(format!("boards must be an integer array, not {dtype}"));
+        if !matches!(kind.as_str(), "i" | "u" | "O") {
+            if given_array {
+                return Err(not_integers());
+            }
+            // Lists that NumPy reads as floats (integers past int64 with
+            // others) or objects (past 64 bits) are read cell by cell.
+            array = numpy
+                .getattr("asarray")?
+                .call((boards,), Some(&[("dtype", "object")].into_py_dict(py)?))?;
+            kind = "O".to_string();
         }
         match *dims.as_slice() {
             [_, c] if c == cells => {}
@@ -946,45 +1185,74 @@ impl PyTable {
             }
         }
         let n = dims[0];
-        let out_of_range = |row: usize, v: i64| {
-            let e = if v < 0 {
-                BoardError::BadCell {
-                    token: v.to_string(),
-                }
-            } else {
-                BoardError::TileOutOfRange {
-                    tile: v as u64,
-                    shape,
-                    max: cells - 1,
-                }
-            };
-            PyValueError::new_err(format!("board {row}: {e}"))
+        // Cell `i` of the copy, not a tile: the error naming its board.
+        let bad = |i: usize, cell: Int| {
+            PyValueError::new_err(format!(
+                "board {}: {}",
+                i / cells,
+                cell_error(&cell, shape, cells - 1)
+            ))
         };
-        let u8s = kind == "u"
-            && array
-                .getattr("dtype")?
-                .getattr("itemsize")?
-                .extract::<usize>()?
-                == 1;
-        let dtype = if u8s { "uint8" } else { "int64" };
-        // One board a row, contiguous (no copy when it is already so).
-        let array = numpy
-            .getattr("ascontiguousarray")?
-            .call((array,), Some(&[("dtype", dtype)].into_py_dict(py)?))?;
-        let bytes = if u8s {
-            let a: PyReadonlyArray2<'_, u8> = array.extract()?;
-            let bytes = a.as_slice()?.to_vec();
-            if let Some(i) = bytes.iter().position(|&v| v as usize >= cells) {
-                return Err(out_of_range(i / cells, bytes[i] as i64));
+        let itemsize: usize = array.getattr("dtype")?.getattr("itemsize")?.extract()?;
+        let contiguous = |dtype: &str| {
+            // One board a row, contiguous (no copy when it is already so).
+            numpy
+                .getattr("ascontiguousarray")?
+                .call((&array,), Some(&[("dtype", dtype)].into_py_dict(py)?))
+        };
+        let bytes = match kind.as_str() {
+            "u" if itemsize == 1 => {
+                let a: PyReadonlyArray2<'_, u8> = contiguous("uint8")?.extract()?;
+                let bytes = a.as_slice()?.to_vec();
+                if let Some(i) = bytes.iter().position(|&v| v as usize >= cells) {
+                    return Err(bad(i, Int::Fits(bytes[i].into())));
+                }
+                bytes
             }
-            bytes
-        } else {
-            let a: PyReadonlyArray2<'_, i64> = array.extract()?;
-            let values = a.as_slice()?;
-            if let Some(i) = values.iter().position(|&v| v < 0 || v as usize >= cells) {
-                return Err(out_of_range(i / cells, values[i]));
+            "u" => {
+                // Every unsigned dtype as uint64: no value changes.
+                let a: PyReadonlyArray2<'_, u64> = contiguous("uint64")?.extract()?;
+                let values = a.as_slice()?;
+                if let Some(i) = values.iter().position(|&v| v >= cells as u64) {
+                    return Err(bad(i, Int::Fits(values[i])));
+                }
+                values.iter().map(|&v| v as u8).collect()
             }
-            values.iter().map(|&v| v as u8).collect()
+            "i" => {
+                let a: PyReadonlyArray2<'_, i64> = contiguous("int64")?.extract()?;
+                let values = a.as_slice()?;
+                if let Some(i) = values
+                    .iter()
+                    .position(|&v| v < 0 || v as u64 >= cells as u64)
+                {
+                    let v = values[i];
+                    return Err(bad(
+                        i,
+                        match u64::try_from(v) {
+                            Ok(v) => Int::Fits(v),
+                            Err(_) => Int::Negative(v.to_string()),
+                        },
+                    ));
+                }
+                values.iter().map(|&v| v as u8).collect()
+            }
+            _ => {
+                // Objects: Python integers of any size, one by one.
+                let flat = array
+                    .call_method1("reshape", (-1,))?
+                    .call_method0("tolist")?;
+                let mut bytes = Vec::with_capacity(n * cells);
+                for (i, item) in flat.try_iter()?.enumerate() {
+                    let Ok(cell) = integer(&item?, "") else {
+                        return Err(not_integers());
+                    };
+                    match cell {
+                        Int::Fits(v) if v < cells as u64 => bytes.push(v as u8),
+                        cell => return Err(bad(i, cell)),
+                    }
+                }
+                bytes
+            }
         };
         Ok((n, bytes))
     }
@@ -1010,7 +1278,10 @@ impl PyTable {
     /// are checked, and, unless `verify` is False, its body against its
     /// checksum (about a second a gigabyte) the first time it is opened
     /// since it last changed (a stamp beside it records the check, as the
-    /// command line does). A missing, unreadable or damaged file is a
+    /// command line does). `path` may also be a sharded table: the
+    /// directory of shards and a manifest that `slidedb-gen --workers`
+    /// writes (its shards' checksums checked at every open unless `verify`
+    /// is False). A missing, unreadable or damaged file is a
     /// `slidedb.TableError`.
     #[staticmethod]
     #[pyo3(signature = (path, verify=true))]
@@ -1177,12 +1448,24 @@ impl PyTable {
             .collect()
     }
 
-    /// Writes the table to `path` (atomically: a temporary file renamed
-    /// into place). An existing file is replaced only if `overwrite`.
+    /// Writes the table to `path` as one table file (atomically: a
+    /// temporary file renamed into place). An existing file is replaced
+    /// only if `overwrite`. A sharded table (a directory of shards, as
+    /// `slidedb-gen --workers` writes) is merged from its directory into
+    /// the file `slidedb-gen merge` writes, byte for byte; if the
+    /// directory changed since the table was opened, that is an error.
     #[pyo3(signature = (path, overwrite=false))]
     fn save(&self, py: Python<'_>, path: PathBuf, overwrite: bool) -> PyResult<()> {
-        py.detach(|| store::write_atomic(&path, self.table.get().as_bytes(), overwrite))
-            .map_err(|e| TableError::new_err(format!("cannot write {}: {e}", path.display())))
+        let table = self.table.get();
+        let written = if !table.is_sharded() {
+            py.detach(|| store::write_atomic(&path, table.as_bytes(), overwrite))
+                .map_err(|e| e.to_string())
+        } else if let Source::File(dir) = self.table.source() {
+            py.detach(|| save_sharded(dir, table.as_bytes(), &path, overwrite))
+        } else {
+            Err("a sharded table is saved from its directory, and this one's is not known".into())
+        };
+        written.map_err(|e| TableError::new_err(format!("cannot write {}: {e}", path.display())))
     }
 
     fn __repr__(&self) -> String {
@@ -1193,6 +1476,90 @@ impl PyTable {
             self.states(),
             self.max_distance()
         )
+    }
+}
+
+/// Writes the sharded table in `dir`, opened when its manifest was
+/// `manifest`, to `path` as one table file: the bytes of `slidedb-gen
+/// merge` (the library's [`merge_shards`], which checks every shard
+/// against the manifest), merged into a new folder beside `path` and then
+/// moved into place, so that `path` never holds a part. An existing file
+/// is replaced only if `overwrite`; a directory whose manifest changed
+/// since (another build) is refused rather than saved.
+fn save_sharded(dir: &Path, manifest: &[u8], path: &Path, overwrite: bool) -> Result<(), String> {
+    store::check_target(path, overwrite).map_err(|e| e.to_string())?;
+    store::check_writable(path).map_err(|e| e.to_string())?;
+    let unchanged = || {
+        let listed = dir.join(MANIFEST_NAME);
+        match std::fs::read(&listed) {
+            Ok(now) if now == manifest => Ok(()),
+            Ok(_) => Err(format!(
+                "the shards in {} changed since the table was opened (another build wrote them): open it again",
+                dir.display()
+            )),
+            Err(e) => Err(format!("cannot read {}: {e}", listed.display())),
+        }
+    };
+    unchanged()?;
+    let folder = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let work = WorkFolder::new(folder).map_err(|e| e.to_string())?;
+    let merged = work.0.join("table.slidedb");
+    merge_shards(dir, &merged).map_err(|e| chain(&e))?;
+    // The shards merged are the manifest's (merge_shards checks each
+    // one's CRC-32 against it): the table's, if the manifest still is.
+    unchanged()?;
+    let exists = || format!("{} exists", path.display());
+    let placed = if overwrite {
+        std::fs::rename(&merged, path)
+    } else {
+        // A link fails on an existing file, where a rename would replace it.
+        match std::fs::hard_link(&merged, path) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(exists()),
+            Err(_) if std::fs::symlink_metadata(path).is_ok() => return Err(exists()),
+            // A file system without hard links.
+            Err(_) => std::fs::rename(&merged, path),
+            Ok(()) => Ok(()),
+        }
+    };
+    placed.map_err(|e| e.to_string())?;
+    if let Ok(d) = std::fs::File::open(folder) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// A new hidden folder, removed with everything in it when dropped.
+struct WorkFolder(PathBuf);
+
+impl WorkFolder {
+    fn new(beside: &Path) -> std::io::Result<WorkFolder> {
+        let stamp = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        let mut attempt = 0;
+        loop {
+            let path = beside.join(format!(
+                ".slidedb-save-{}-{stamp:x}-{attempt}",
+                std::process::id()
+            ));
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(WorkFolder(path)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
+                    attempt += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+impl Drop for WorkFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -1226,8 +1593,9 @@ impl PyLayer {
 /// Builds the full table of `size` ("3x3" or (3, 3)) toward `goal`
 /// (default: the tiles in order, blank last) in memory, by a parallel
 /// breadth-first search, and returns it as a `Table` (save it with
-/// `Table.save`). Runs without the GIL on `threads` threads [default:
-/// every core]; `progress`, if given, is called with each finished `Layer`.
+/// `Table.save`). Runs without the GIL on `threads` threads (1 to 256, as
+/// `slidedb-gen --threads`) [default: every core]; `progress`, if given,
+/// is called with each finished `Layer`.
 /// Sizes go up to 12 cells: 3x3 takes milliseconds, 3x4 and 2x6 about 10
 /// seconds on two cores and 450 MB.
 #[pyfunction]
@@ -1236,7 +1604,7 @@ fn generate(
     py: Python<'_>,
     size: Option<&Bound<'_, PyAny>>,
     goal: Option<&Bound<'_, PyAny>>,
-    threads: Option<i64>,
+    threads: Option<&Bound<'_, PyAny>>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<PyTable> {
     let shape = parse_size(size)?;
@@ -1258,15 +1626,7 @@ fn generate(
             .to_string(),
         ));
     }
-    let threads = match threads {
-        None => None,
-        Some(n) if n >= 1 => Some(n as usize),
-        Some(n) => {
-            return Err(PyValueError::new_err(format!(
-                "bad thread count {n}: 1 or more"
-            )));
-        }
-    };
+    let threads = threads.map(parse_threads).transpose()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()

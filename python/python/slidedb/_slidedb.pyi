@@ -158,7 +158,8 @@ class Database:
         goal: Optional[BoardLike] = None,
     ) -> list[str]:
         """`count` boards drawn uniformly: at `distance` (or within a
-        (min, max) range), or among all solvable boards."""
+        (min, max) range), or among all solvable boards. `seed` is an
+        integer from 0 to 2**64-1 (the same seed draws the CLI's boards)."""
     def layer(
         self, distance: DistanceLike, size: Optional[SizeLike] = None, goal: Optional[BoardLike] = None
     ) -> LayerIterator:
@@ -174,7 +175,8 @@ class Table:
 
     @staticmethod
     def open(path: PathLike, verify: bool = True) -> Table:
-        """Opens (memory-maps) and checks a table file."""
+        """Opens (memory-maps) and checks a table file, or a sharded
+        table's directory (as ``slidedb-gen --workers`` writes it)."""
     @property
     def size(self) -> str: ...
     @property
@@ -197,7 +199,8 @@ class Table:
         """An optimal solution of each row, as move strings (None for an
         unsolvable board). Every core, no GIL."""
     def save(self, path: PathLike, overwrite: bool = False) -> None:
-        """Writes the table to `path` atomically."""
+        """Writes the table to `path` atomically, as one table file (a
+        sharded table merged: the bytes of ``slidedb-gen merge``)."""
 
 def generate(
     size: Optional[SizeLike] = None,
@@ -206,7 +209,8 @@ def generate(
     progress: Optional[Callable[[Layer], object]] = None,
 ) -> Table:
     """Builds the full table of `size` toward `goal` in memory, without the
-    GIL, on `threads` threads (default: every core)."""
+    GIL, on `threads` threads (1 to 256, as ``slidedb-gen --threads``;
+    default: every core)."""
 
 def as_list(board: BoardLike, size: Optional[SizeLike] = None) -> list[int]:
     """The board's cells in reading order, 0 for the blank."""
