@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use console::parse_duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use slidedb::pdb::{self, Partition};
 use slidedb::store::{default_data_dir, pattern_file_name};
@@ -171,21 +172,6 @@ fn parse_size(text: &str) -> Result<u64, String> {
         return Err(format!("{text:?}: the size must be at least 1 byte"));
     }
     Ok(bytes as u64)
-}
-
-/// `--checkpoint-every TIME`: seconds, with an optional s, m or h.
-fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let t = text.trim();
-    let (number, scale) = match t.char_indices().last() {
-        Some((i, 's')) => (&t[..i], 1.0),
-        Some((i, 'm')) => (&t[..i], 60.0),
-        Some((i, 'h')) => (&t[..i], 3600.0),
-        _ => (t, 1.0),
-    };
-    match number.trim().parse::<f64>() {
-        Ok(n) if n >= 0.0 && n * scale < 1e9 => Ok(std::time::Duration::from_secs_f64(n * scale)),
-        _ => Err(format!("{text:?}: write a time like 90s, 5m or 0")),
-    }
 }
 
 fn main() -> ExitCode {

@@ -729,7 +729,16 @@ fn compare_prints_a_row_and_the_moves_of_each_algorithm() {
 fn compare_shows_progress_of_a_slow_row_on_stderr() {
     let data = tempdir();
     let board = "3 15 9 5 6 7 2 8 0 13 10 4 14 11 12 1";
-    let args = ["compare", "--size", "4x4", board, "--algos", "idastar"];
+    let args = [
+        "compare",
+        "--size",
+        "4x4",
+        board,
+        "--algos",
+        "idastar",
+        "--max-time",
+        "0",
+    ];
     let quiet_args: Vec<&str> = args.iter().copied().chain(["--quiet"]).collect();
     let ((code, out, err), (quiet_code, quiet_out, quiet_err)) = thread::scope(|s| {
         let loud = s.spawn(|| run(&args, None, data.path()));
@@ -784,6 +793,111 @@ fn compare_shows_progress_of_a_slow_row_on_stderr() {
     };
     assert_eq!(untimed(&out), untimed(&quiet_out));
     assert_eq!(out.lines().count(), 5, "{out}");
+}
+
+/// A hard 3x4 board (53 moves from the goal) that IDDFS and IDA* with
+/// Manhattan distance take far longer than a second on.
+const HARD_3X4: &str = "4 3 2 1 11 7 6 5 0 8 10 9";
+
+/// A row that passes `--max-time` is stopped and says what it did (nodes
+/// expanded, the depth its paths reached); the other rows still run, and
+/// the run exits 0: a stopped row is a measurement. Without `--max-time`,
+/// each row has 10 s.
+#[test]
+fn compare_stops_a_row_at_its_time_budget_and_says_what_it_did() {
+    let data = tempdir();
+    let args = [
+        "compare",
+        "--size",
+        "3x4",
+        HARD_3X4,
+        "--algos",
+        "iddfs,idastar",
+        "--max-time",
+        "0.5s",
+    ];
+    let (code, out, err) = run(&args, None, data.path());
+    assert_eq!(code, 0, "{out}\n{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "{out}");
+    for (row, algo) in [(lines[2], "iddfs"), (lines[3], "idastar")] {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(&fields[..3], [algo, "stopped", "-"], "{out}");
+        let expanded: u64 = fields[3].parse().expect("nodes expanded");
+        assert!(expanded > 0, "{row}");
+    }
+    for (line, algo) in [(lines[5], "iddfs"), (lines[6], "idastar")] {
+        let said = line.strip_prefix(algo).expect(line).trim_start();
+        let rest = said
+            .strip_prefix("stopped at --max-time 500.0 ms: no solution after ")
+            .expect(line);
+        let (nodes, depth) = rest
+            .split_once(" nodes expanded, paths explored to depth ")
+            .expect(line);
+        assert!(nodes.parse::<u64>().unwrap() > 0, "{line}");
+        assert!(depth.parse::<u32>().unwrap() > 10, "{line}");
+    }
+    let json: Vec<&str> = args.iter().copied().chain(["--json"]).collect();
+    let (code, out, err) = run(&json, None, data.path());
+    assert_eq!(code, 0, "{err}");
+    for line in out.lines() {
+        let row: Value = serde_json::from_str(line).expect("JSON");
+        assert_eq!(row["stopped"], true, "{line}");
+        assert!(row["moves"].is_null() && row["optimal"].is_null(), "{line}");
+        assert!(row["expanded"].as_u64().unwrap() > 0, "{line}");
+    }
+    let (code, help, _) = run(&["compare", "--help"], None, data.path());
+    assert_eq!(code, 0);
+    assert!(help.contains("[default: 10s]"), "{help}");
+}
+
+/// Rows are printed as they finish: IDA*'s row (a 36-move 3x4 board,
+/// milliseconds) is on stdout while IDDFS (minutes on it) still runs, and
+/// a Ctrl-C then ends the run with the row printed.
+#[test]
+fn compare_prints_each_row_as_it_finishes() {
+    let data = tempdir();
+    let cwd = tempdir();
+    let board = "9 0 5 6 8 1 7 2 3 11 4 10";
+    let mut child = Command::new(SLIDEDB)
+        .args([
+            "compare",
+            "--size",
+            "3x4",
+            board,
+            "--algos",
+            "idastar,iddfs",
+            "--max-time",
+            "120s",
+            "--quiet",
+        ])
+        .env("SLIDEDB_DATA", data.path())
+        .current_dir(cwd.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start slidedb");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut head = String::new();
+    for _ in 0..3 {
+        stdout.read_line(&mut head).expect("read a line");
+    }
+    let running = child.try_wait().expect("try_wait").is_none();
+    // SAFETY: kill(2) with the pid of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let _ = child.wait();
+    assert!(
+        running,
+        "the run ended before its first row was read: {head}"
+    );
+    let row: Vec<&str> = head
+        .lines()
+        .nth(2)
+        .expect("a row")
+        .split_whitespace()
+        .collect();
+    assert_eq!(&row[..3], ["idastar", "36", "?"], "{head}");
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! `slidedb compare`: every algorithm on one board, side by side.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use serde::Serialize;
-use slidedb::{Board, Engine, Exact, Method, Move, Solver, Stats, moves_to_string};
+use slidedb::{Board, Engine, Exact, Method, Move, SolveError, Solver, Stats, moves_to_string};
 
 use crate::alloc::peak_during;
 use crate::data::DataArgs;
@@ -29,6 +30,10 @@ pub struct CompareArgs {
     /// One JSON object per line, one line per algorithm.
     #[arg(long)]
     json: bool,
+    /// Stop each search after this long (like 10s, 2m, or 0 for no limit):
+    /// its row says what it did by then. Rows are printed as they finish.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = crate::console::parse_duration)]
+    max_time: Duration,
     /// No progress on stderr (shown for a row that runs over a second: a
     /// spinner on a terminal, else a line every 5 s).
     #[arg(long)]
@@ -38,7 +43,11 @@ pub struct CompareArgs {
 /// One algorithm's run.
 struct Row {
     algo: Algo,
+    /// `None` when no goal was reached (unsolvable) or the search was
+    /// stopped ([`stopped`](Row::stopped)).
     moves: Option<Vec<Move>>,
+    /// Whether the search passed `--max-time` and was stopped.
+    stopped: bool,
     stats: Stats,
     heap: usize,
     elapsed: Duration,
@@ -56,6 +65,8 @@ struct JsonRow<'a> {
     peak_stored: u64,
     peak_heap_bytes: usize,
     micros: u128,
+    /// The search passed `--max-time` and was stopped (`moves` is null).
+    stopped: bool,
 }
 
 const ALL: [Algo; 6] = [
@@ -156,51 +167,11 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             }
         }
     };
-    let mut rows = Vec::new();
-    let ticker = Ticker::start(args.quiet);
-    for &algo in &algos {
-        ticker.begin(name(algo), algo.search().is_some());
-        let start = Instant::now();
-        let (result, heap) = peak_during(|| match algo.search() {
-            None => exact
-                .as_ref()
-                .context(if big {
-                    "the table algorithm needs pattern databases on boards this big"
-                } else {
-                    "the table algorithm needs a table"
-                })
-                .and_then(|e| {
-                    let found = e.solve(&board)?;
-                    Ok((found.moves, found.stats.unwrap_or_default()))
-                }),
-            Some(a) => solver
-                .solve_with_progress(&board, a, heuristic, ticker.watch())
-                .map(|s| (s.moves, s.stats.unwrap_or_default()))
-                .map_err(Into::into),
-        });
-        let elapsed = start.elapsed();
-        ticker.end();
-        let (moves, stats) = result?;
-        rows.push(Row {
-            algo,
-            moves,
-            stats,
-            heap,
-            // A lookup has no search to time: the whole call is timed.
-            elapsed: if algo == Algo::Table && exact.as_ref().is_some_and(Engine::is_lookup) {
-                elapsed
-            } else {
-                stats.elapsed
-            },
-        });
-    }
-    drop(ticker);
-    let mut out = crate::output();
-    // What is optimal: the exact engine's length (its row's, or found now).
-    let best = match (&exact, rows.iter().find(|r| r.algo == Algo::Table)) {
-        (Some(_), Some(row)) => row.moves.as_ref().map(|m| m.len() as u32),
-        (Some(e), None) => e.solve(&board)?.distance(),
-        (None, _) => None,
+    // What is optimal: the exact engine's length, known before any row
+    // runs, so that each row is printed as it finishes.
+    let best = match &exact {
+        Some(e) => e.solve(&board)?.distance(),
+        None => None,
     };
     // A path is optimal or not; "unsolvable" is no path, and claims
     // nothing (that it agrees with the yardstick shows in its moves).
@@ -208,24 +179,8 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         (Some(m), true) => Some(Some(m.len() as u32) == best),
         _ => None,
     };
-    if args.json {
-        for row in &rows {
-            let letters = row.moves.as_deref().map(moves_to_string);
-            let j = JsonRow {
-                algorithm: name(row.algo),
-                moves: letters.as_deref(),
-                length: row.moves.as_ref().map(Vec::len),
-                optimal: optimal(row),
-                expanded: row.stats.expanded,
-                generated: row.stats.generated,
-                peak_open: row.stats.peak_open,
-                peak_stored: row.stats.peak_visited,
-                peak_heap_bytes: row.heap,
-                micros: row.elapsed.as_micros(),
-            };
-            writeln!(out, "{}", serde_json::to_string(&j)?)?;
-        }
-    } else {
+    let mut out = crate::output();
+    if !args.json {
         writeln!(out, "board {board}  goal {goal}")?;
         writeln!(
             out,
@@ -240,12 +195,79 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             "peak heap",
             "time"
         )?;
-        for row in &rows {
-            let length = row
-                .moves
+        out.flush()?;
+    }
+    let mut rows = Vec::new();
+    let ticker = Ticker::start(args.quiet);
+    for &algo in &algos {
+        ticker.begin(name(algo), algo.search().is_some());
+        let start = Instant::now();
+        let deadline = (!args.max_time.is_zero()).then(|| start + args.max_time);
+        let mut watch = ticker.watch();
+        let progress = |stats: &Stats| {
+            watch(stats)?;
+            match deadline {
+                Some(deadline) if Instant::now() >= deadline => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            }
+        };
+        let (result, heap) = peak_during(|| match algo.search() {
+            None => exact
                 .as_ref()
-                .map_or("unsolvable".to_string(), |m| m.len().to_string());
-            let opt = match (optimal(row), &row.moves) {
+                .context(if big {
+                    "the table algorithm needs pattern databases on boards this big"
+                } else {
+                    "the table algorithm needs a table"
+                })
+                .and_then(|e| {
+                    let found = e.solve(&board)?;
+                    Ok((found.moves, found.stats.unwrap_or_default(), false))
+                }),
+            Some(a) => match solver.solve_with_progress(&board, a, heuristic, progress) {
+                Ok(s) => Ok((s.moves, s.stats.unwrap_or_default(), false)),
+                Err(SolveError::Stopped { stats }) => Ok((None, stats, true)),
+                Err(e) => Err(e.into()),
+            },
+        });
+        let elapsed = start.elapsed();
+        ticker.end();
+        let (moves, stats, stopped) = result?;
+        let row = Row {
+            algo,
+            moves,
+            stopped,
+            stats,
+            heap,
+            // A lookup has no search to time: the whole call is timed.
+            elapsed: if algo == Algo::Table && exact.as_ref().is_some_and(Engine::is_lookup) {
+                elapsed
+            } else {
+                stats.elapsed
+            },
+        };
+        if args.json {
+            let letters = row.moves.as_deref().map(moves_to_string);
+            let j = JsonRow {
+                algorithm: name(row.algo),
+                moves: letters.as_deref(),
+                length: row.moves.as_ref().map(Vec::len),
+                optimal: optimal(&row),
+                expanded: row.stats.expanded,
+                generated: row.stats.generated,
+                peak_open: row.stats.peak_open,
+                peak_stored: row.stats.peak_visited,
+                peak_heap_bytes: row.heap,
+                micros: row.elapsed.as_micros(),
+                stopped: row.stopped,
+            };
+            writeln!(out, "{}", serde_json::to_string(&j)?)?;
+        } else {
+            let length = match (&row.moves, row.stopped) {
+                (_, true) => "stopped".to_string(),
+                (Some(m), false) => m.len().to_string(),
+                (None, false) => "unsolvable".to_string(),
+            };
+            let opt = match (optimal(&row), &row.moves) {
                 (Some(true), _) => "yes",
                 (Some(false), _) => "no",
                 (None, None) => "-",
@@ -265,9 +287,23 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                 duration(row.elapsed)
             )?;
         }
+        // A row is kept once printed: Ctrl-C during the next keeps it.
+        out.flush()?;
+        rows.push(row);
+    }
+    drop(ticker);
+    if !args.json {
         writeln!(out)?;
         for row in &rows {
             match &row.moves {
+                _ if row.stopped => writeln!(
+                    out,
+                    "{:<9} stopped at --max-time {}: no solution after {} nodes expanded, paths explored to depth {}",
+                    name(row.algo),
+                    duration(args.max_time),
+                    row.stats.expanded,
+                    row.stats.peak_open
+                )?,
                 // A depth-first path can be tens of thousands of moves:
                 // its start here, all of it in --json.
                 Some(m) if m.len() > LONGEST_SHOWN => writeln!(
@@ -283,7 +319,9 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         }
     }
     out.flush()?;
-    Ok(if rows.iter().any(|r| r.moves.is_none()) {
+    // A stopped row is a measurement, not a failure; an unsolvable board
+    // is 1, as everywhere.
+    Ok(if rows.iter().any(|r| r.moves.is_none() && !r.stopped) {
         1
     } else {
         0
