@@ -481,6 +481,61 @@ fn table_truncated_or_damaged() {
     assert_bad_table(&dir.path().join("missing.slidedb"), data.path());
 }
 
+/// The command a damaged table's error suggests is one `slidedb-gen`
+/// accepts: through a symbolic link it names the file linked to, and for a
+/// directory of shards it is the distributed build. Run as suggested (with
+/// the size the table was built with), it rebuilds the table, and the same
+/// query answers.
+#[test]
+fn a_damaged_tables_hint_is_a_command_that_works() {
+    let data = tempdir();
+    let dir = tempdir();
+    let damage = |file: &Path| {
+        let mut bytes = fs::read(file).expect("read");
+        let at = bytes.len() - 100;
+        bytes[at] ^= 0xff;
+        fs::write(file, bytes).expect("write");
+    };
+    let file = gen_table(dir.path(), "t.slidedb", data.path());
+    damage(&file);
+    let link = dir.path().join("link.slidedb");
+    std::os::unix::fs::symlink(&file, &link).expect("symlink");
+    let shards = dir.path().join("shards");
+    let (code, _, err) = run_gen(
+        &[
+            "--size",
+            "2x4",
+            "--workers",
+            "2",
+            "--out",
+            path_str(&shards),
+            "--quiet",
+        ],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    damage(&shards.join("shard-0-of-2.slidedb"));
+    for (table, board, size) in [
+        (&link, "1 2 3 4 5 6 7 0 8", "3x3"),
+        (&shards, "1 2 3 4 5 6 0 7", "2x4"),
+    ] {
+        let solve = ["solve", "--table", path_str(table), board];
+        let (code, _, err) = run(&solve, None, data.path());
+        assert_eq!(code, 2, "{err}");
+        let suggested = err
+            .split_once("with slidedb-gen ")
+            .and_then(|(_, rest)| rest.split_once(" ("))
+            .unwrap_or_else(|| panic!("no command in {err}"))
+            .0;
+        let mut args: Vec<&str> = suggested.split_whitespace().collect();
+        args.extend(["--size", size, "--quiet"]);
+        let (code, _, gen_err) = run_gen(&args, data.path());
+        assert_eq!(code, 0, "{err}\nsuggested {args:?}: {gen_err}");
+        let (code, out, err) = run(&solve, None, data.path());
+        assert_eq!((code, out.as_str()), (0, "r\n"), "{err}");
+    }
+}
+
 #[test]
 fn solve_survives_closed_stdout() {
     let data = tempdir();

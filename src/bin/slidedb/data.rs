@@ -327,15 +327,33 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
         DatabaseError::File { path, source }
             if !matches!(source, TableError::BadMagic | TableError::WrongKind { .. }) =>
         {
+            // `slidedb-gen --out` takes the file itself, not a link to
+            // it; a directory of shards is built again by the distributed
+            // build.
+            let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+            let target = match link {
+                true => std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()),
+                false => path.clone(),
+            };
+            let workers = if target.is_dir() { " --workers 1" } else { "" };
+            let out = format!("{workers} --out {} --force", target.display());
             Some(match goal {
-                Some(goal) if goal.shape().cells() <= slidedb::MAX_TABLE_CELLS => format!(
-                    "with\n    {}",
-                    gen_table(goal, &format!(" --out {} --force", path.display()))
-                ),
-                _ => format!(
-                    "with slidedb-gen --out {} --force (and the --size, --goal and --pdb it was built with)",
-                    path.display()
-                ),
+                Some(goal) if goal.shape().cells() <= slidedb::MAX_TABLE_CELLS => {
+                    let through = match link {
+                        true => format!("\n(the file that {} links to)", path.display()),
+                        false => String::new(),
+                    };
+                    format!("with\n    {}{through}", gen_table(goal, &out))
+                }
+                _ => {
+                    let through = match link {
+                        true => format!("{} links to it; ", path.display()),
+                        false => String::new(),
+                    };
+                    format!(
+                        "with slidedb-gen{out} ({through}and the --size, --goal and --pdb it was built with)"
+                    )
+                }
             })
         }
         _ => None,
