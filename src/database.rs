@@ -299,6 +299,15 @@ pub enum Event {
         /// The deepest layer it goes to.
         upto: u32,
     },
+    /// The rare layers kept beside a table could not be used (damaged, of
+    /// another table, or listed not deep enough): they are listed again,
+    /// and the file replaced.
+    RareLayersUnusable {
+        /// The file.
+        path: PathBuf,
+        /// Why it could not be used.
+        why: String,
+    },
     /// The rare layers of a table were listed ([`RareLayers`]).
     ListedRareLayers {
         /// The goal asked for.
@@ -363,6 +372,11 @@ impl fmt::Display for Event {
                 f,
                 "searching the {} boards from goal {goal} out to distance {upto}, to list them by distance (about as long as building the table)",
                 goal.shape()
+            ),
+            Event::RareLayersUnusable { path, why } => write!(
+                f,
+                "cannot use the rare layers kept in {}: {why}; listing them again",
+                path.display()
             ),
             Event::ListedRareLayers {
                 goal,
@@ -1548,14 +1562,21 @@ impl Database {
         if let Some(path) = &side
             && let Ok(bytes) = std::fs::read(path)
         {
-            // A stale or damaged file is listed again, and replaced.
-            if let Ok(rare) = RareLayers::from_bytes(&bytes, t)
-                && rare.covers(upto)
-            {
-                let rare = Arc::new(rare);
-                cache.insert(key, rare.clone());
-                return Ok(rare);
-            }
+            // A stale or damaged file is listed again, and replaced: said,
+            // since that takes as long as building the table.
+            let why = match RareLayers::from_bytes(&bytes, t) {
+                Ok(rare) if rare.covers(upto) => {
+                    let rare = Arc::new(rare);
+                    cache.insert(key, rare.clone());
+                    return Ok(rare);
+                }
+                Ok(_) => format!("they go to a distance short of {upto}"),
+                Err(e) => e.to_string(),
+            };
+            self.inner.report(&Event::RareLayersUnusable {
+                path: path.clone(),
+                why,
+            });
         }
         let threshold = RareLayers::threshold(t.states());
         let deepest = (0..=t.max_distance())

@@ -499,6 +499,39 @@ fn three_by_four_queries() {
         1,
         "listed once"
     );
+    // A damaged side file is said (it takes as long as a build to list the
+    // layers again), listed again and replaced.
+    let mut bytes = std::fs::read(&side).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&side, &bytes).unwrap();
+    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let db = {
+        let said = said.clone();
+        slidedb::Database::builder()
+            .data_dir(dir.path())
+            .on_event(move |e| {
+                if matches!(e, slidedb::Event::RareLayersUnusable { .. }) {
+                    said.lock().unwrap().push(e.to_string());
+                }
+            })
+            .open()
+            .unwrap()
+    };
+    let b = db.random(&goal, 53..=53, &mut rng).unwrap().unwrap();
+    assert!(farthest.contains(&b));
+    let said = said.lock().unwrap().clone();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains(&side.display().to_string())
+            && said[0].contains("checksum")
+            && said[0].ends_with("listing them again"),
+        "{said:?}"
+    );
+    assert_eq!(
+        RareLayers::from_bytes(&std::fs::read(&side).unwrap(), &table).unwrap(),
+        rare
+    );
     // 4x3 goals are served by the transposed table.
     let tall = Board::solved(Shape::new(4, 3).unwrap());
     let class = GoalClass::of(&tall);
