@@ -85,19 +85,19 @@ fn platform_data_dir() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("slidedb"))
 }
 
-/// Creates the data folder `dir` if it is missing, and says whether it did.
-/// The platform's default folder is created with its parents (a fresh
-/// account may have no `~/.local/share` yet); a folder named by the user
-/// (`$SLIDEDB_DATA`, or a path given to the library) only if its parent
-/// exists, so that a mistyped path makes no folders: a missing parent is a
-/// `NotFound` error naming it.
+/// Creates the data folder `dir` if it is missing, with its parents, and
+/// says whether it did. One rule for every data folder, the platform's
+/// default (a fresh account may have no `~/.local/share` yet) as one named
+/// by the user: the caller says where it was created.
 ///
 /// ```
 /// let dir = tempfile::tempdir().unwrap();
-/// let data = dir.path().join("tables");
+/// let data = dir.path().join("tables/slidedb");
 /// assert_eq!(slidedb::store::create_data_dir(&data).unwrap(), true);
 /// assert_eq!(slidedb::store::create_data_dir(&data).unwrap(), false);
-/// assert!(slidedb::store::create_data_dir(&dir.path().join("no/such")).is_err());
+/// let file = dir.path().join("a-file");
+/// std::fs::write(&file, b"").unwrap();
+/// assert!(slidedb::store::create_data_dir(&file).is_err());
 /// ```
 pub fn create_data_dir(dir: &Path) -> io::Result<bool> {
     if dir.is_dir() {
@@ -109,12 +109,7 @@ pub fn create_data_dir(dir: &Path) -> io::Result<bool> {
             format!("{} is not a folder", dir.display()),
         ));
     }
-    if platform_data_dir().as_deref() == Some(dir) {
-        fs::create_dir_all(dir)?;
-    } else {
-        existing_parent(dir)?;
-        fs::create_dir(dir)?;
-    }
+    fs::create_dir_all(dir)?;
     Ok(true)
 }
 

@@ -19,12 +19,7 @@ use slidedb::{Board, Shape, default_file_name, generate, write_atomic};
 /// Build the exact distance table of a sliding-tile puzzle: one reverse
 /// breadth-first search from the goal over every reachable board.
 #[derive(Parser)]
-#[command(
-    name = "slidedb-gen",
-    version,
-    about,
-    args_conflicts_with_subcommands = true
-)]
+#[command(name = "slidedb-gen", version, args_conflicts_with_subcommands = true)]
 struct Args {
     #[command(subcommand)]
     command: Option<Command>,

@@ -573,6 +573,54 @@ fn completions_man_page_and_help() {
     }
 }
 
+/// The manual lists only pages it writes (no `slidedb-help(1)`: `--help`
+/// is in each page), a usage error of `random` shows its real usage, and
+/// `slidedb-gen` describes itself, not the query tool.
+#[test]
+fn the_manual_usage_and_descriptions_say_what_is_true() {
+    let data = tempdir();
+    let pages = tempdir();
+    let (code, _, err) = run(&["man", "--dir", path_str(pages.path())], None, data.path());
+    assert_eq!(code, 0, "{err}");
+    let written: Vec<String> = fs::read_dir(pages.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    let main = fs::read_to_string(pages.path().join("slidedb.1")).unwrap();
+    let listed: Vec<&str> = main
+        .lines()
+        .filter_map(|l| l.strip_suffix("(1)"))
+        .map(|l| l.trim_start_matches("\\fB"))
+        .collect();
+    assert!(!listed.is_empty(), "{main}");
+    for page in &listed {
+        let file = format!("{}.1", page.replace("\\-", "-"));
+        assert!(
+            written.contains(&file),
+            "{page}(1) listed, {file} not written: {written:?}"
+        );
+    }
+    assert!(!main.contains("help(1)"), "{main}");
+    let (code, _, err) = run(
+        &["random", "--distance", "5", "--min", "3", "--max", "6"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("Usage: slidedb random [--distance D | --min D --max D] [OPTIONS]"),
+        "{err}"
+    );
+    let (_, query, _) = run(&["--help"], None, data.path());
+    let (_, build, _) = run_gen(&["--help"], data.path());
+    let first = |help: &str| help.lines().next().unwrap_or("").to_string();
+    assert_ne!(first(&query), first(&build));
+    assert!(
+        first(&build).starts_with("Build the exact distance table"),
+        "{build}"
+    );
+}
+
 /// `slidedb-gen` too: `--completions SHELL` and `--man [DIR]`, generated
 /// from its flags, and nothing built; each only alone.
 #[test]

@@ -440,11 +440,12 @@ fn tables_of_the_data_folder_are_built_for_their_class_goal() {
     }
 }
 
-/// A named data folder is created if missing, but not its parents: a
-/// mistyped path makes no folders. `solve` still answers (from memory) and
-/// says why nothing was saved; `slidedb-gen` fails, naming the folder.
+/// Every data folder follows one rule, the default one as the one named
+/// by `--data` or `$SLIDEDB_DATA`: it is created with its parents the first
+/// time a table is saved there, and the message says where. `solve` and
+/// `slidedb-gen` do the same.
 #[test]
-fn a_named_data_folder_gets_no_parents() {
+fn a_data_folder_is_created_with_its_parents() {
     let root = tempdir();
     let deep = root.path().join("no/such");
     let (code, out, err) = run(
@@ -455,30 +456,28 @@ fn a_named_data_folder_gets_no_parents() {
     assert_eq!(code, 0, "{err}");
     check_line(out.trim_end(), BOARDS[2], "1 2 3 4 5 6 7 8 0");
     assert!(
-        err.contains("could not save")
-            && err.contains(&format!(
-                "{} does not exist",
-                root.path().join("no").display()
-            )),
+        err.contains(&format!("created the data folder {}", deep.display())),
         "{err}"
     );
-    let (code, _, err) = run_gen(&["--data", path_str(&deep), "--quiet"], root.path());
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("does not exist"), "{err}");
-    assert!(!root.path().join("no").exists());
-    // One level is created, and the message says where.
-    let shallow = root.path().join("tables");
-    let (code, _, err) = run(
-        &["solve", "--data", path_str(&shallow), BOARDS[2]],
-        None,
-        root.path(),
-    );
+    assert!(deep.join(DEFAULT_3X3).is_file(), "{err}");
+    let deeper = root.path().join("other/deeper");
+    let (code, _, err) = run_gen(&["--data", path_str(&deeper)], root.path());
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains(&format!("created the data folder {}", shallow.display())),
+        err.contains(&format!("created the data folder {}", deeper.display())),
         "{err}"
     );
-    assert!(shallow.join(DEFAULT_3X3).is_file());
+    assert!(deeper.join(DEFAULT_3X3).is_file());
+    // Through the environment as well.
+    let env = root.path().join("env/tables");
+    let (code, _, err) = run_in(
+        SLIDEDB,
+        &["solve", BOARDS[2]],
+        None,
+        &[("SLIDEDB_DATA", Some(&env))],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(env.join(DEFAULT_3X3).is_file(), "{err}");
 }
 
 /// `compare` asked for the table row when the table cannot be had: one

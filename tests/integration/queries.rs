@@ -850,18 +850,24 @@ fn layer_limit_and_json() {
     assert_eq!(json_lines(&stdout), v[..2]);
 }
 
+/// A distance past the farthest boards is an error for `layer` (listing
+/// or counting) as for `random --distance`: the same message, exit 2.
 #[test]
-fn layer_beyond_max_prints_nothing() {
+fn layer_beyond_max_is_an_error_as_for_random() {
     let data = exe::tempdir();
     for d in ["32", "99"] {
-        let (code, stdout, stderr) = exe::run(&["layer", d], None, data.path());
-        assert_eq!((code, stdout.as_str()), (0, ""), "layer {d}: {stderr}");
-        let (code, stdout, _) = exe::run(&["layer", d, "--count-only"], None, data.path());
-        assert_eq!(
-            (code, stdout.as_str()),
-            (0, "0\n"),
-            "layer {d} --count-only"
+        let said = format!(
+            "slidedb: error: no 3x3 board is {d} moves from goal 1 2 3 4 5 6 7 8 0: the farthest are 31 moves away\n"
         );
+        for args in [
+            vec!["layer", d],
+            vec!["layer", d, "--count-only"],
+            vec!["random", "--distance", d],
+        ] {
+            let (code, stdout, stderr) = exe::run(&args, None, data.path());
+            assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {stderr}");
+            assert!(stderr.ends_with(&said), "{args:?}: {stderr}");
+        }
     }
 }
 

@@ -34,13 +34,14 @@ pub fn run(args: &LayerArgs) -> Result<u8> {
     let shape = data.shape();
     let table = data.table_for("layer", shape)?;
     let goal = *table.toward().goal();
-    let distance = args.distance.resolve(table.get().max_distance());
-    let boards = table
-        .get()
-        .layers()
-        .get(distance as usize)
-        .copied()
-        .unwrap_or(0);
+    let greatest = table.get().max_distance();
+    let distance = args.distance.resolve(greatest);
+    // Past the farthest boards is an error, as for `random --distance`.
+    anyhow::ensure!(
+        distance <= greatest,
+        "no {shape} board is {distance} moves from goal {goal}: the farthest are {greatest} moves away"
+    );
+    let boards = table.get().layers()[distance as usize];
     let mut out = crate::output();
     if args.count_only {
         writeln!(out, "{boards}")?;

@@ -69,6 +69,7 @@ enum Command {
     Count(count::CountArgs),
     /// Draw boards uniformly at random: at a distance (--distance, or
     /// --min and --max; needs the full table), or among all boards.
+    #[command(override_usage = "slidedb random [--distance D | --min D --max D] [OPTIONS]")]
     Random(random::RandomArgs),
     /// List every board at one distance from the goal, in index order
     /// (needs the full table; `max` lists the farthest).

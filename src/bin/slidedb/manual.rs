@@ -23,6 +23,9 @@ pub fn completions(mut command: clap::Command, shell: clap_complete::Shell) -> R
 /// Writes the manual page of `command` to stdout; or, into `dir`, it
 /// (`NAME.1`) and a page per subcommand (`NAME-SUB.1`).
 pub fn man(command: clap::Command, dir: Option<&Path>) -> Result<()> {
+    // `help` is clap's own subcommand: `--help` of each command is in its
+    // page, and no `slidedb-help(1)` is written, so none is listed.
+    let command = command.disable_help_subcommand(true);
     let page = |command: clap::Command| -> Result<Vec<u8>> {
         let mut page = Vec::new();
         clap_mangen::Man::new(command).render(&mut page)?;
