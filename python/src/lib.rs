@@ -973,7 +973,18 @@ impl PyDatabase {
         let table = py
             .detach(|| self.db.table_for("layer", &goal))
             .map_err(database_error)?;
-        let distance = distance.resolve(table.get().max_distance());
+        // Past the farthest boards is an error, as for `random`.
+        let greatest = table.get().max_distance();
+        let distance = match distance.moves(greatest) {
+            Ok(d) if d <= greatest => d,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "no {} board is {} moves from goal {goal}: the farthest are {greatest} moves away",
+                    goal.shape(),
+                    distance.text(greatest)
+                )));
+            }
+        };
         Ok(PyLayerIter::start(table, distance))
     }
 

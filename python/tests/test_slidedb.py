@@ -311,7 +311,9 @@ def test_layer(db):
     assert sorted(db.layer(31)) == ["6 4 7 8 5 0 3 2 1", "8 6 7 2 5 4 3 0 1"]
     assert list(db.layer("max")) == list(db.layer(31))
     assert list(db.layer(0)) == ["1 2 3 4 5 6 7 8 0"]
-    assert list(db.layer(32)) == []
+    # Past the farthest boards: an error, as for random (and the command line).
+    with pytest.raises(ValueError, match="no 3x3 board is 32 moves from goal 1 2 3 4 5 6 7 8 0: the farthest are 31 moves away"):
+        db.layer(32)
     layer = db.layer(20)
     assert layer.__length_hint__() == db.stats()["layers"][20]
     boards = list(layer)
