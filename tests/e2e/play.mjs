@@ -1,8 +1,11 @@
 // The page of `slidedb serve`, played in real Chromium as a person plays
 // it: a new 3x3 puzzle at distance 10, a move the page marks closer, a
 // hint, the solve button, the AcWing board pasted, and a 4x4 puzzle over
-// pattern databases. Each state is kept as a screenshot in
-// target/e2e/ (look at them).
+// pattern databases; then the edges: the page's own wording, a bad board
+// in a shared link, the histogram's scale, a board too hard for the
+// server's time budget (still playable), and a server answering from one
+// table file (its goal shown as the default). Each state is kept as a
+// screenshot in target/e2e/ (look at them).
 //
 //   node tests/e2e/play.mjs   (SLIDEDB, SLIDEDB_GEN: the binaries;
 //                              CHROMIUM: the browser, /usr/bin/chromium)
@@ -32,9 +35,9 @@ function check(condition, what) {
 }
 
 /// Starts the server on a free loopback port; resolves to its base URL.
-function startServer(data) {
+function startServer(data, extra = []) {
   return new Promise((resolveUrl, reject) => {
-    const child = spawn(slidedb, ["serve", "--listen", "127.0.0.1:0", "--data", data], {
+    const child = spawn(slidedb, ["serve", "--listen", "127.0.0.1:0", "--data", data, ...extra], {
       stdio: ["ignore", "ignore", "pipe"],
     });
     const timer = setTimeout(() => reject(new Error("the server did not start in 30 s")), 30000);
@@ -92,12 +95,108 @@ async function waitForLeft(page, expected, what) {
   }
 }
 
+/// A fresh page at `address` (a link, hash and all), its script errors
+/// kept in `page.errors`.
+async function open(browser, address) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(e.message));
+  await page.goto(address);
+  return page;
+}
+
+const message = (page) => page.locator("#message").textContent();
+
+/// The edges of issue 23, each on a page of its own.
+async function edges(browser, url, data, servers) {
+  // The page's own words, not the command line's.
+  {
+    const page = await open(browser, url);
+    await settle(page, 9);
+    await page.locator("#paste").fill("1 2 3 4 5 0");
+    await page.locator("#paste-form button").click();
+    await page.waitForFunction(() => document.getElementById("message").classList.contains("error"));
+    const said = await message(page);
+    check(!said.includes("--size") && said.includes("Size menu"), `an ambiguous paste says what to do on the page: ${said}`);
+
+    // The histogram on a log scale: one board is a bar of its own, lower
+    // than two boards', as high as the two farthest boards'.
+    const heights = await page.evaluate(() =>
+      [...document.querySelectorAll("#histogram rect")].map((r) => Number(r.getAttribute("height"))));
+    check(heights.length === 32 && heights[0] >= 8 && heights[1] > heights[0] && heights[31] === heights[1]
+      && heights.every((h) => h > 0),
+      `every layer shows, on a log scale (heights ${heights.slice(0, 4).map((h) => h.toFixed(1)).join(", ")} … ${heights.slice(-2).map((h) => h.toFixed(1)).join(", ")})`);
+    check((await page.locator("label[for=difficulty]").textContent()) === "Moves to solve", "on 3x3 the control is moves to solve");
+    await page.screenshot({ path: join(shots, "8-log-histogram.png") });
+    await page.close();
+  }
+
+  // A bad board in a shared link: said so, and a new puzzle instead.
+  for (const [link, words] of [
+    ["#size=3x3&board=1+1+2+3+4+5+6+7+0", "appears twice"],
+    ["#size=3x3&board=banana", "not a tile"],
+    ["#size=7x7&board=1+2+3", "7x7"],
+  ]) {
+    const page = await open(browser, url + link);
+    // A bad board shown as it is never settles: the check below says so.
+    await settle(page, 9).catch(() => {});
+    const said = await message(page);
+    check(said.includes(words) && (said.includes("link")), `a link with a bad board (${link}) says so: ${said}`);
+    if (link.includes("banana")) await page.screenshot({ path: join(shots, "9-bad-link.png") });
+    await page.close();
+  }
+
+  // A board too hard for the server's budget: the page says so in its
+  // own words, and stays playable.
+  {
+    const strict = await startServer(data, ["--max-search-ms", "20"]);
+    servers.push(strict.child);
+    // 63 moves from the goal: over a second of search with 5-5-5.
+    const hard = "11 12 5 9 13 4 14 3 7 15 6 2 0 8 10 1";
+    const page = await open(browser, strict.url + "#size=4x4&board=" + hard.replaceAll(" ", "+"));
+    await page.waitForFunction(() => document.getElementById("message").textContent.includes("time limit"), null, { timeout: 20000 })
+      .then(() => check(true, "a search past the budget is said in the page's words"),
+        async () => check(false, `a search past the budget is said in the page's words: ${await message(page)}`));
+    const said = await message(page);
+    check(!said.includes("--max-search-ms"), `no server option named: ${said}`);
+    check((await page.locator("#board .cell").count()) === 16, "the board from the link is shown");
+    const movable = page.locator(".tile.movable");
+    check((await movable.count()) >= 2, "the tiles next to the gap can still be clicked");
+    await page.screenshot({ path: join(shots, "10-past-the-budget.png") });
+    await movable.first().click({ timeout: 3000 }).catch(() => {});
+    await page.waitForFunction(() => document.getElementById("made").textContent === "1", null, { timeout: 5000 })
+      .then(() => check(true, "a tile clicked after the budget passed moves"),
+        () => check(false, "a tile clicked after the budget passed moves"));
+    check(page.errors.length === 0, `no script errors${page.errors.length ? ": " + page.errors.join("; ") : ""}`);
+    await page.close();
+  }
+
+  // A server answering from one table file: its goal is the default shown.
+  {
+    const file = join(data, "korf-3x3.slidedb");
+    const built = spawnSync(slidedbGen, ["--goal", "0 1 2 3 4 5 6 7 8", "--out", file, "--quiet"]);
+    check(built.status === 0, "slidedb-gen built a 3x3 table toward 0 1 2 3 4 5 6 7 8");
+    const named = await startServer(data, ["--table", file]);
+    servers.push(named.child);
+    const page = await open(browser, named.url);
+    await settle(page, 9);
+    const placeholder = await page.locator("#goal").getAttribute("placeholder");
+    check(placeholder.includes("0 1 2 3 4 5 6 7 8"), `the default goal shown is the table's: ${placeholder}`);
+    await page.locator("#difficulty").fill("10");
+    await page.locator("#new").click();
+    await waitForLeft(page, 10, "a new puzzle toward the table's goal shows 10 moves left");
+    await page.screenshot({ path: join(shots, "11-table-goal.png") });
+    await page.close();
+  }
+}
+
 async function main() {
   const data = mkdtempSync(join(tmpdir(), "slidedb-e2e-"));
   // The 15-puzzle's databases (5-5-5: seconds), so that 4x4 is offered.
   const built = spawnSync(slidedbGen, ["--size", "4x4", "--pdb", "5-5-5", "--data", data, "--quiet"]);
   check(built.status === 0, "slidedb-gen built the 4x4 5-5-5 databases");
   const { child, url } = await startServer(data);
+  const servers = [];
   const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
   try {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
@@ -224,6 +323,9 @@ async function main() {
     // and a distance) before asking for another, then let that one land.
     await page.locator("#size").selectOption("4x4");
     await settle(page, 16);
+    // Without a full table, the control scrambles: it is named so.
+    check((await page.locator("label[for=difficulty]").textContent()) === "Moves scrambled",
+      `the 4x4 control is named for what it does (${await page.locator("label[for=difficulty]").textContent()})`);
     await page.locator("#difficulty").fill("12");
     await page.locator("#new").click();
     await settle(page, 16);
@@ -242,9 +344,12 @@ async function main() {
     await page.screenshot({ path: join(shots, "7-phone.png"), fullPage: true });
 
     check(errors.length === 0, `no script errors${errors.length ? ": " + errors.join("; ") : ""}`);
+
+    await edges(browser, url, data, servers);
   } finally {
     await browser.close();
     child.kill("SIGTERM");
+    for (const s of servers) s.kill("SIGTERM");
     rmSync(data, { recursive: true, force: true });
   }
   console.log(`${failures === 0 ? "all passed" : failures + " failed"}; screenshots in ${shots}`);

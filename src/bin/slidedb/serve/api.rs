@@ -2,21 +2,25 @@
 //! shares (`slidedb::records`), `/` and its assets are the page.
 //!
 //! Every answer to bad input is a 4xx with `{"error": "…"}` worded as the
-//! command line words it; nothing a client sends names a file; bodies,
-//! lines, batches and counts are bounded; a panic is a 500.
+//! command line words it; nothing a client sends names a file, and no
+//! answer names one either (or a command of the operator's: those go to
+//! the server's log on stderr); bodies, lines, batches and counts are
+//! bounded; a panic is a 500.
 
+use std::collections::HashSet;
 use std::convert::Infallible;
 use std::ops::ControlFlow;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Query, State as Shared};
+use axum::extract::{DefaultBodyLimit, Query, Request, State as Shared};
 use axum::http::{StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
@@ -37,8 +41,16 @@ use crate::distance::{Distance, parse_distance};
 pub const MAX_BODY: usize = 1 << 20;
 /// The most boards in one batch.
 pub const MAX_BATCH: usize = 10_000;
-/// The longest line of a batch, and the longest board in a query.
+/// The longest board, or goal, in a query.
 pub const MAX_LINE: usize = 1024;
+/// The longest line of a batch, as of the command line's stdin (64 KiB):
+/// a longer one is that line's error.
+pub const MAX_BATCH_LINE: usize = 64 * 1024;
+/// How much of an over-long batch line its error echoes, as the command
+/// line does.
+const PREVIEW: usize = 64;
+/// The most distinct operator messages the log gets (each once).
+const MAX_LOGGED: usize = 1000;
 /// The most boards one `random` request draws.
 pub const MAX_RANDOM: u32 = 1000;
 /// The longest any request may take, searches and listings included
@@ -58,6 +70,8 @@ pub struct State {
     client_timeout: Duration,
     /// Set when the server stops: searches in flight end at once.
     pub stopping: Arc<AtomicBool>,
+    /// The operator's messages already written to the log.
+    logged: Mutex<HashSet<String>>,
 }
 
 impl State {
@@ -68,6 +82,16 @@ impl State {
             budget,
             client_timeout,
             stopping: Arc::new(AtomicBool::new(false)),
+            logged: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Writes `message` for the operator on stderr, once (a client cannot
+    /// flood the log by asking the same thing again).
+    fn log(&self, message: String) {
+        let mut logged = self.logged.lock().unwrap_or_else(|e| e.into_inner());
+        if logged.len() < MAX_LOGGED && logged.insert(message.clone()) {
+            say!("slidedb: {message}");
         }
     }
 }
@@ -86,16 +110,21 @@ fn bad(message: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, message.into())
 }
 
+/// A body over [`MAX_BODY`].
+fn too_large() -> ApiError {
+    ApiError(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "the body is larger than {MAX_BODY} bytes: send at most {MAX_BATCH} boards a request"
+        ),
+    )
+}
+
 impl From<BytesRejection> for ApiError {
     fn from(e: BytesRejection) -> ApiError {
         let text = e.body_text();
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!(
-                    "the body is larger than {MAX_BODY} bytes: send at most {MAX_BATCH} boards a request"
-                ),
-            )
+            too_large()
         } else if text.contains("timeout") {
             ApiError(
                 StatusCode::REQUEST_TIMEOUT,
@@ -113,7 +142,10 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
-/// The status for a database error: what is missing is 404, damage 500.
+/// The answer to a database error: what is missing is 404, damage 500.
+/// The client is told what it can act on ("no table for 3x4 goal … on
+/// this server"); the operator's detail (the file, the command that
+/// builds or fixes it) goes to the log.
 fn database_error(state: &State, e: DatabaseError, goal: &Board) -> ApiError {
     let status = match &e {
         DatabaseError::MissingTable { .. }
@@ -124,7 +156,47 @@ fn database_error(state: &State, e: DatabaseError, goal: &Board) -> ApiError {
         DatabaseError::Solve(e) => return solve_error(state, e.clone()),
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
-    ApiError(status, format!("{:#}", state.data.explain(e, Some(goal))))
+    let told = for_client(&e, goal);
+    let detail = format!("{:#}", state.data.explain(e, Some(goal)));
+    if detail != told {
+        state.log(format!(
+            "a request for {} goal {goal}: {detail}",
+            goal.shape()
+        ));
+    }
+    ApiError(status, told)
+}
+
+/// What a client is told of a database error: no file, no command.
+fn for_client(e: &DatabaseError, goal: &Board) -> String {
+    let shape = goal.shape();
+    match e {
+        DatabaseError::MissingTable { goal, .. } => {
+            format!("no table for {} goal {goal} on this server", goal.shape())
+        }
+        DatabaseError::MissingPatterns { goal, .. } => format!(
+            "no pattern databases for {} goal {goal} on this server",
+            goal.shape()
+        ),
+        DatabaseError::WrongGoal { asked, holds, .. } if holds.shape() == asked.shape() => format!(
+            "no table for {} goal {asked} on this server: its {} table serves goal {holds} and the goals its symmetries reach",
+            asked.shape(),
+            holds.shape()
+        ),
+        DatabaseError::WrongGoal { asked, .. } => {
+            format!("no table for {} goal {asked} on this server", asked.shape())
+        }
+        // Says what the size is answered by: no file in it.
+        DatabaseError::TooBig { .. } | DatabaseError::Method { .. } => e.to_string(),
+        DatabaseError::NeedsTable { query, source } => format!(
+            "{query} needs a full table of every board's distance: {}",
+            for_client(source, goal)
+        ),
+        DatabaseError::Solve(e) => e.to_string(),
+        _ => format!(
+            "this server cannot use its table or databases for {shape} goal {goal} (its log says why)"
+        ),
+    }
 }
 
 fn solve_error(state: &State, e: SolveError) -> ApiError {
@@ -132,7 +204,7 @@ fn solve_error(state: &State, e: SolveError) -> ApiError {
         SolveError::Stopped { stats } => ApiError(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "the search took longer than this server allows ({} ms, --max-search-ms) after {} nodes; try again later or ask a smaller board",
+                "the search took longer than this server allows ({} ms) after {} nodes; try again later or ask an easier board",
                 state.budget.as_millis(),
                 stats.expanded
             ),
@@ -175,6 +247,7 @@ pub fn router(state: Arc<State>) -> Router {
 fn guarded(routes: Router, client_timeout: Duration) -> Router {
     routes
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(refuse_declared_too_large))
         .layer(RequestBodyTimeoutLayer::new(client_timeout))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -191,6 +264,21 @@ fn guarded(routes: Router, client_timeout: Duration) -> Router {
             )
             .into_response()
         }))
+}
+
+/// A body declared (by `Content-Length`) larger than [`MAX_BODY`] is
+/// refused at once, before a byte of it is read: 413, not a wait for a
+/// body the server would refuse anyway.
+async fn refuse_declared_too_large(request: Request, next: Next) -> Response {
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return too_large().into_response();
+    }
+    next.run(request).await
 }
 
 /// A board, and optionally its goal and size.
@@ -246,10 +334,12 @@ fn board_and_goal(
     size: Option<Shape>,
     goal: Option<Board>,
 ) -> Result<(Board, Board), String> {
-    if text.len() > MAX_LINE {
-        return Err(format!("the board is longer than {MAX_LINE} bytes"));
-    }
     let board = Board::parse(text, size).map_err(|e| e.to_string())?;
+    toward(state, board, goal)
+}
+
+/// `board` and the goal it is asked toward (the default for its size).
+fn toward(state: &State, board: Board, goal: Option<Board>) -> Result<(Board, Board), String> {
     let goal = goal.unwrap_or_else(|| state.data.db.default_goal(board.shape()));
     if goal.shape() != board.shape() {
         return Err(format!(
@@ -301,7 +391,7 @@ async fn answer<T: Send + 'static>(
             ApiError(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "every search thread stayed busy for {} ms (--max-search-ms); try again later",
+                    "every search thread stayed busy for {} ms; try again later",
                     state.budget.as_millis()
                 ),
             )
@@ -342,6 +432,9 @@ fn asked(state: &State, q: BoardQuery) -> Result<(Board, Board), ApiError> {
         size: q.size,
     };
     let (size, goal) = goal_of(state, &goal_query)?;
+    if q.board.len() > MAX_LINE {
+        return Err(bad(format!("the board is longer than {MAX_LINE} bytes")));
+    }
     board_and_goal(state, &q.board, size, goal).map_err(bad)
 }
 
@@ -548,8 +641,10 @@ async fn stats(
     Ok(Json(StatsRecord::new(&table)))
 }
 
-/// The sizes this server answers, and how: `[{"size","exact"}]`, `exact`
-/// being `table` or `patterns`.
+/// The sizes this server answers, how, and toward which goal when none is
+/// asked: `[{"size","exact","goal"}]`, `exact` being `table` or
+/// `patterns` (the goal is the one `--table` or `--pdb` was built for,
+/// for its size, else the tiles in order, blank last).
 async fn sizes(Shared(state): Shared<Arc<State>>) -> Result<Response, ApiError> {
     let shared = state.clone();
     let found = tokio::task::spawn_blocking(move || {
@@ -578,7 +673,11 @@ async fn sizes(Shared(state): Shared<Arc<State>>) -> Result<Response, ApiError> 
                 Ok(slidedb::Exact::Patterns(_)) => "patterns",
                 _ => continue,
             };
-            found.push(serde_json::json!({ "size": shape.to_string(), "exact": exact }));
+            found.push(serde_json::json!({
+                "size": shape.to_string(),
+                "exact": exact,
+                "goal": goal.to_string(),
+            }));
         }
         found
     })
@@ -612,10 +711,49 @@ async fn probe_many(
     batch(shared, query, body, Batch::Probe).await
 }
 
+/// One line of a batch as the command line reads a line of stdin: its
+/// echo (an over-long line shortened to [`PREVIEW`] bytes, as `solve`
+/// echoes it) and the board, or why it is none (longer than
+/// [`MAX_BATCH_LINE`], not UTF-8, a NUL byte, not a board).
+fn read_line(bytes: &[u8], size: Option<Shape>) -> (String, Result<Board, String>) {
+    let too_long = bytes.len() > MAX_BATCH_LINE;
+    let shown = if too_long { &bytes[..PREVIEW] } else { bytes };
+    let input = String::from_utf8_lossy(shown)
+        .trim_end_matches('\r')
+        .to_string();
+    let read = if too_long {
+        Err(format!("the line is longer than {MAX_BATCH_LINE} bytes"))
+    } else {
+        let line = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        match std::str::from_utf8(line) {
+            Err(_) => Err("the line is not UTF-8 text".to_string()),
+            Ok(text) if text.contains('\0') => Err("the line holds a NUL byte".to_string()),
+            Ok(text) => Board::parse(text, size).map_err(|e| e.to_string()),
+        }
+    };
+    (input, read)
+}
+
+/// The body's lines: split at each newline; a last piece after the last
+/// newline is a line when it is not empty.
+fn split_lines(body: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = body.split(|&b| b == b'\n').collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
 /// One board a line in, one JSON line out, in order, streamed in chunks
-/// as they are answered. A line that is not a board, or whose search runs
-/// past the budget (one for all the batch's searches together), gets
-/// `{"line","input","error"}`.
+/// as they are answered. A line that is not a board (as the command line
+/// reads it) gets `{"line","input","error"}`.
+///
+/// The searches of a batch (4x4 boards) share one budget, the request's:
+/// a batch holds a search thread no longer than a single request may. The
+/// line whose search is under way when it runs out gets "took longer than
+/// this server allows"; the search lines after it are not begun, and get
+/// "not tried", so that a client knows to send them again. Table lookups
+/// are answered whatever is left of the budget.
 async fn batch(
     Shared(state): Shared<Arc<State>>,
     query: Result<Query<GoalQuery>, QueryRejection>,
@@ -624,13 +762,7 @@ async fn batch(
 ) -> Result<Response, ApiError> {
     let Query(q) = query?;
     let (size, goal) = goal_of(&state, &q)?;
-    let text = std::str::from_utf8(&body).map_err(|_| bad("the body is not UTF-8 text"))?;
-    let lines: Vec<String> = text
-        .strip_prefix('\u{feff}')
-        .unwrap_or(text)
-        .lines()
-        .map(|l| l.trim_end_matches('\r').to_string())
-        .collect();
+    let lines = split_lines(&body);
     if lines.len() > MAX_BATCH {
         return Err(ApiError(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -646,14 +778,15 @@ async fn batch(
     let mut engines: Vec<(Shape, Result<Engine, String>)> = Vec::new();
     let mut parsed = Vec::with_capacity(lines.len());
     for line in &lines {
-        let read = board_and_goal(&state, line, size, goal);
+        let (input, read) = read_line(line, size);
+        let read = read.and_then(|board| toward(&state, board, goal));
         if let Ok((_, goal)) = &read
             && !engines.iter().any(|(s, _)| *s == goal.shape())
         {
             let found = engine(&state, *goal).await.map_err(|e| e.1);
             engines.push((goal.shape(), found));
         }
-        parsed.push(read);
+        parsed.push((input, read));
     }
     let searching = engines
         .iter()
@@ -666,12 +799,17 @@ async fn batch(
                     ApiError(
                         StatusCode::SERVICE_UNAVAILABLE,
                         format!(
-                            "every search thread stayed busy for {} ms (--max-search-ms); try again later",
+                            "every search thread stayed busy for {} ms; try again later",
                             state.budget.as_millis()
                         ),
                     )
                 })?
-                .map_err(|_| ApiError(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping".into()))?,
+                .map_err(|_| {
+                    ApiError(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "the server is stopping".into(),
+                    )
+                })?,
         )
     } else {
         None
@@ -683,15 +821,15 @@ async fn batch(
     let (send, receive) = tokio::sync::mpsc::unbounded_channel::<Result<Bytes, Infallible>>();
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        // One budget for the batch's searches together: a batch holds a
-        // search thread no longer than a single request may.
         let deadline = Instant::now() + budget;
+        let spent = || Instant::now() >= deadline;
+        let stopped = || stopping.load(Relaxed);
         let mut chunk = String::new();
-        for (i, (line, read)) in lines.iter().zip(parsed).enumerate() {
+        for (i, (input, read)) in parsed.into_iter().enumerate() {
             let invalid = |error: String| {
                 let record = InvalidRecord {
                     line: i + 1,
-                    input: line.clone(),
+                    input: input.clone(),
                     error,
                 };
                 serde_json::to_string(&record).expect("json")
@@ -704,32 +842,36 @@ async fn batch(
                         .find(|(s, _)| *s == board.shape())
                         .expect("resolved above")
                         .1;
-                    let over = || Instant::now() >= deadline || stopping.load(Relaxed);
-                    let watch = |_: &slidedb::Stats| {
-                        if over() {
-                            ControlFlow::Break(())
-                        } else {
-                            ControlFlow::Continue(())
-                        }
-                    };
-                    let answered = match engine {
-                        Err(e) => Err(Err(e.clone())),
+                    match engine {
+                        Err(e) => invalid(e.clone()),
                         // Past the budget, the searches left are not begun.
-                        Ok(engine) if !engine.is_lookup() && over() => {
-                            Err(Ok(SolveError::Stopped {
-                                stats: slidedb::Stats::default(),
-                            }))
+                        Ok(engine) if !engine.is_lookup() && stopped() => {
+                            invalid("not tried: the server is stopping".to_string())
                         }
-                        Ok(engine) => answer_line(engine, kind, &board, &goal, watch).map_err(Ok),
-                    };
-                    match answered {
-                        Ok(json) => json,
-                        Err(Ok(SolveError::Stopped { .. })) => invalid(format!(
-                            "the search took longer than this server allows ({} ms, --max-search-ms)",
+                        Ok(engine) if !engine.is_lookup() && spent() => invalid(format!(
+                            "not tried: the request's search budget ({} ms) was spent on earlier lines; send this line again",
                             budget.as_millis()
                         )),
-                        Err(Ok(e)) => invalid(e.to_string()),
-                        Err(Err(e)) => invalid(e),
+                        Ok(engine) => {
+                            let watch = |_: &slidedb::Stats| {
+                                if spent() || stopped() {
+                                    ControlFlow::Break(())
+                                } else {
+                                    ControlFlow::Continue(())
+                                }
+                            };
+                            match answer_line(engine, kind, &board, &goal, watch) {
+                                Ok(json) => json,
+                                Err(SolveError::Stopped { .. }) if stopped() => {
+                                    invalid("the search stopped: the server is stopping".into())
+                                }
+                                Err(SolveError::Stopped { .. }) => invalid(format!(
+                                    "the search took longer than this server allows ({} ms for all the searches of a request)",
+                                    budget.as_millis()
+                                )),
+                                Err(e) => invalid(e.to_string()),
+                            }
+                        }
                     }
                 }
             };

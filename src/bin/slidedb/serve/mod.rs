@@ -1,17 +1,19 @@
 //! `slidedb serve`: the tablebase over HTTP, a JSON API under `/api/v1/`
 //! and a page to play any puzzle with exact hints at `/`.
 //!
-//! One tokio runtime; hyper serves HTTP/1.1 with a header-read timeout;
-//! axum routes; tower-http bounds bodies, times requests and turns a
-//! panicking handler into a 500. Table lookups answer on the runtime's
+//! One tokio runtime; hyper serves HTTP/1.1 with a header-read timeout
+//! (its own refusals of what it cannot parse given a JSON body, see
+//! `refusals`); axum routes; tower-http bounds bodies, times requests and
+//! turns a panicking handler into a 500. Table lookups answer on the runtime's
 //! threads (microseconds); searches (4×4 boards, by IDA* over pattern
 //! databases) run on a bounded pool of blocking threads, each within a
 //! time budget, so that they never starve the lookups.
 
 mod api;
 mod page;
+mod refusals;
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,10 +28,12 @@ use crate::data::DataArgs;
 
 #[derive(ClapArgs)]
 pub struct ServeArgs {
-    /// The address to listen on; a wider one than loopback (such as
-    /// 0.0.0.0:8080) serves other machines too, only when named.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
-    listen: SocketAddr,
+    /// The address to listen on, HOST:PORT: an IP address or a host name
+    /// (every address it resolves to is served, such as both loopbacks for
+    /// localhost:8080); a wider one than loopback (such as 0.0.0.0:8080)
+    /// serves other machines too, only when named.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    listen: String,
     #[command(flatten)]
     data: DataArgs,
     /// The time a search may take for one request (4×4 boards), in
@@ -57,6 +61,7 @@ pub fn run(args: &ServeArgs) -> Result<u8> {
             "serve takes the goal and size with each request (?goal=…&size=…); --goal and --size are for the other commands"
         );
     }
+    let addrs = resolve(&args.listen)?;
     let data = args.data.open(true)?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let searches = args
@@ -76,23 +81,89 @@ pub fn run(args: &ServeArgs) -> Result<u8> {
         .max_blocking_threads(searches + 64)
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(serve(args.listen, state, client_timeout))
+    runtime.block_on(serve(&addrs, state, client_timeout))
+}
+
+/// The addresses `--listen` names: an IP address and port, or a host name
+/// and port, resolved (every address, each once, in the resolver's order).
+fn resolve(listen: &str) -> Result<Vec<SocketAddr>> {
+    if let Ok(addr) = listen.parse::<SocketAddr>() {
+        return Ok(vec![addr]);
+    }
+    let Some((host, port)) = listen.rsplit_once(':') else {
+        anyhow::bail!(
+            "--listen {listen:?} has no port: write it as HOST:PORT, such as localhost:8080"
+        );
+    };
+    if host.is_empty() || port.parse::<u16>().is_err() {
+        anyhow::bail!(
+            "--listen {listen:?} is not HOST:PORT (a host name or IP address, then a port from 0 to 65535), such as localhost:8080"
+        );
+    }
+    let mut addrs: Vec<SocketAddr> = Vec::new();
+    for addr in listen
+        .to_socket_addrs()
+        .with_context(|| format!("cannot resolve --listen {listen:?}"))?
+    {
+        if !addrs.contains(&addr) {
+            addrs.push(addr);
+        }
+    }
+    if addrs.is_empty() {
+        anyhow::bail!("--listen {listen:?}: {host} resolves to no address");
+    }
+    Ok(addrs)
+}
+
+/// Binds every address (with port 0, the others on the port the first
+/// one got, so that one port serves them all). An address past the first
+/// that cannot be bound (IPv6 off, say) is skipped with a word on stderr.
+async fn bind(addrs: &[SocketAddr]) -> Result<Vec<TcpListener>> {
+    let (first, rest) = addrs.split_first().context("no address to listen on")?;
+    let listener = TcpListener::bind(first)
+        .await
+        .with_context(|| format!("cannot listen on {first}"))?;
+    let port = listener.local_addr()?.port();
+    let mut listeners = vec![listener];
+    for addr in rest {
+        let mut addr = *addr;
+        if addr.port() == 0 {
+            addr.set_port(port);
+        }
+        match TcpListener::bind(addr).await {
+            Ok(listener) => listeners.push(listener),
+            Err(e) => say!("slidedb: cannot listen on {addr} ({e}): serving on the others"),
+        }
+    }
+    Ok(listeners)
 }
 
 /// Accepts connections until SIGTERM or Ctrl-C, then lets the requests in
 /// flight finish (up to [`DRAIN`]).
-async fn serve(addr: SocketAddr, state: Arc<api::State>, client_timeout: Duration) -> Result<u8> {
-    let listener = TcpListener::bind(addr)
-        .await
-        .with_context(|| format!("cannot listen on {addr}"))?;
-    let local = listener.local_addr()?;
-    say!("slidedb: serving on http://{local}/ (the API under /api/v1/; Ctrl-C stops)");
+async fn serve(
+    addrs: &[SocketAddr],
+    state: Arc<api::State>,
+    client_timeout: Duration,
+) -> Result<u8> {
+    let mut stop = std::pin::pin!(stop_signal()?);
+    let listeners = bind(addrs).await?;
+    let mut serving = Vec::new();
+    for listener in &listeners {
+        serving.push(format!("http://{}/", listener.local_addr()?));
+    }
+    say!(
+        "slidedb: serving on {} (the API under /api/v1/; Ctrl-C stops)",
+        serving.join(" and ")
+    );
     let app = api::router(state.clone());
     let graceful = GracefulShutdown::new();
-    let mut stop = std::pin::pin!(stop_signal());
     loop {
+        let any = futures_util::future::select_all(listeners.iter().map(|l| Box::pin(l.accept())));
+        // The signal first: a flood of connections does not hold off a stop.
         let (stream, _) = tokio::select! {
-            accepted = listener.accept() => match accepted {
+            biased;
+            _ = &mut stop => break,
+            (accepted, _, _) = any => match accepted {
                 Ok(accepted) => accepted,
                 // Out of descriptors, a reset before accept: go on.
                 Err(_) => {
@@ -100,21 +171,20 @@ async fn serve(addr: SocketAddr, state: Arc<api::State>, client_timeout: Duratio
                     continue;
                 }
             },
-            _ = &mut stop => break,
         };
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(app.clone());
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(client_timeout)
-            .serve_connection(TokioIo::new(stream), service);
+            .serve_connection(TokioIo::new(refusals::JsonRefusals::new(stream)), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             // A client that goes away mid-answer is its own affair.
             let _ = connection.await;
         });
     }
-    drop(listener);
+    drop(listeners);
     say!("slidedb: stopping: finishing the requests in flight");
     tokio::select! {
         _ = graceful.shutdown() => {}
@@ -130,24 +200,26 @@ async fn serve(addr: SocketAddr, state: Arc<api::State>, client_timeout: Duratio
     Ok(0)
 }
 
-/// Resolves on SIGTERM or Ctrl-C (SIGINT).
-async fn stop_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Handles SIGTERM and Ctrl-C (SIGINT) from now on (before the server says
+/// it serves, so that a signal sent as soon as it does is a stop, not the
+/// default death), and resolves on the first of them.
+fn stop_signal() -> Result<impl Future<Output = ()>> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+        let mut interrupt = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
+        Ok(async move {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = interrupt.recv() => {}
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
+        })
+    }
     #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }

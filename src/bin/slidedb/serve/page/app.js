@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const state = {
   size: "3x3", rows: 3, cols: 3, goal: "", goalBoard: [], board: [], history: [],
-  probe: null, layers: null, exact: {}, busy: false, solving: false,
+  probe: null, layers: null, exact: {}, defaults: {}, busy: false, solving: false,
   // boardVersion: bumped on every change of the board (a probe's answer
   // counts only for the version it was asked for); action: bumped by
   // every action that replaces the board (new puzzle, size, goal, load),
@@ -31,8 +31,34 @@ async function api(path, params, signal) {
   const text = await response.text();
   let body;
   try { body = JSON.parse(text.split("\n")[0]); } catch { body = { error: text }; }
-  if (!response.ok) throw new Error(body.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(body.error || response.statusText);
+    error.status = response.status;
+    throw error;
+  }
   return body;
+}
+
+// The server words its refusals as the command line does ("say which
+// with --size"); the page says the same in its own terms.
+function forPage(message) {
+  const m = String(message || "");
+  const seconds = (ms) => {
+    const s = Number(ms) / 1000;
+    return s >= 1 ? `${+s.toFixed(1)} s` : `${ms} ms`;
+  };
+  let t = m.match(/^the search took longer than this server allows \((\d+) ms/);
+  if (t) {
+    return `This board is too hard for the server to answer within its time limit (${seconds(t[1])}). ` +
+      "You can still play it: click a tile next to the gap, or use the arrow keys; the moves left show again once an answer comes in time.";
+  }
+  t = m.match(/^every search thread stayed busy for (\d+) ms/);
+  if (t) return "The server is busy with other searches. You can still play; ask again in a moment.";
+  return m
+    .replace(/: say which with --size, or split the rows with \/$/,
+      ": choose the size in the Size menu first, or split the rows with / (as in 1 2 3/4 5 0)")
+    .replace(/: check the count, or give --size$/, ": check the count")
+    .replace(/^bad query: /, "");
 }
 
 function say(text, kind) {
@@ -91,6 +117,13 @@ function render() {
   el.setAttribute("aria-busy", state.solving ? "true" : "false");
   el.replaceChildren();
   const blank = state.board.indexOf(0);
+  // Every tile next to the gap moves; the probe, when it has answered,
+  // says whether each move brings the board closer or farther.
+  const movable = {};
+  for (const letter of ["u", "d", "l", "r"]) {
+    const cell = target(blank, letter);
+    if (cell >= 0) movable[cell] = letter;
+  }
   const outcome = {};
   if (state.probe && state.probe.solvable) {
     for (const m of state.probe.moves) outcome[target(blank, m.move)] = m;
@@ -125,6 +158,11 @@ function render() {
         b.append(badge);
         label += m.optimal ? ", moving it brings the board one move closer" : ", moving it takes the board one move farther";
         b.addEventListener("click", () => play(m.move));
+      } else if (movable[i] !== undefined) {
+        const letter = movable[i];
+        b.classList.add("movable");
+        label += ", it can move into the gap";
+        b.addEventListener("click", () => play(letter));
       } else {
         b.tabIndex = -1;
         b.setAttribute("aria-disabled", "true");
@@ -169,7 +207,7 @@ async function probe() {
   if (version !== state.boardVersion || abort.signal.aborted) return;
   state.probeAbort = null;
   state.probe = answer;
-  if (error) say(error.message, "error");
+  if (error) say(forPage(error.message), "error");
   else if (answer.solvable && answer.distance === 0) say("Solved!", "solved");
   else if (!answer.solvable) say("This board cannot reach the goal: it has the other parity.", "error");
   render();
@@ -211,6 +249,8 @@ async function setup(size, goal) {
   } else if (goal) {
     const st = await api("solve", { board: goal, goal, size });
     s.goalBoard = cells(st.goal);
+  } else if (state.defaults[size]) {
+    s.goalBoard = cells(state.defaults[size]);
   } else {
     s.goalBoard = [...Array(rows * cols - 1).keys()].map((i) => i + 1).concat([0]);
   }
@@ -219,15 +259,18 @@ async function setup(size, goal) {
   return s;
 }
 
-// A board at the chosen difficulty for a setup.
+// A board at the chosen difficulty for a setup: with a full table, drawn
+// uniformly among the boards exactly that many moves from the goal.
 async function draw(s) {
   const d = Math.min(Number($("difficulty").value), s.maxDistance);
   if (state.exact[s.size] === "table") {
     const r = await api("random", { size: s.size, goal: s.goal || undefined, distance: d });
     return cells(r.board);
   }
-  // No full table (4x4): a random walk of d moves from the goal; the
-  // probe then says exactly how far it landed.
+  // No full table (4x4): a random walk of d moves from the goal, and the
+  // control says so ("Moves scrambled"); the probe then says exactly how
+  // far it landed (at most d, of the same parity). Drawing a board at
+  // exactly d would take a search a draw, most of them failing.
   let board = s.goalBoard.slice();
   let last = "";
   const back = { u: "d", d: "u", l: "r", r: "l" };
@@ -239,29 +282,38 @@ async function draw(s) {
   return board;
 }
 
+// The settings shown for the size in use: the real default goal, and
+// what the difficulty control does for this size.
 function showSetup() {
   $("size").value = state.size;
   const d = $("difficulty");
   d.max = state.maxDistance || 60;
   if (Number(d.value) > Number(d.max)) d.value = d.max;
   $("difficulty-value").textContent = d.value;
+  const goal = state.defaults[state.size];
+  $("goal").placeholder = goal ? `default: ${goal}` : "";
+  const table = state.exact[state.size] === "table";
+  $("difficulty-label").textContent = table ? "Moves to solve" : "Moves scrambled";
+  $("difficulty-note").textContent = table
+    ? "a board drawn at random among those exactly this many moves from the goal"
+    : "a random walk of this many moves from the goal; the moves left shown are exact (at most this many)";
 }
 
 // Replaces the board (and maybe the size and goal). Nothing changes until
 // every answer is in, and then all at once, so rows, cols, goal and board
 // always agree; a failure leaves the old state as it was.
 // Resolves to true when the new board is in place.
-async function replace(size, goal, board, dropGoal) {
+async function replace(size, goal, board, dropGoal, told) {
   if (state.solving) return false;
   const my = ++state.action;
   const stale = () => my !== state.action;
   const fail = (e) => {
     if (stale()) return false;
-    say(e.message, "error");
+    say(forPage(e.message), "error");
     showSetup();
     return false;
   };
-  let s, note = "";
+  let s, note = told || "";
   try {
     s = await setup(size, goal);
   } catch (e) {
@@ -272,7 +324,7 @@ async function replace(size, goal, board, dropGoal) {
     } catch (e2) {
       return fail(e2);
     }
-    note = `The goal does not fit ${size} (${e.message}): back to the standard goal.`;
+    note = `${note ? note + " " : ""}The goal does not fit ${size} (${forPage(e.message)}): back to the standard goal.`;
   }
   if (stale()) return false;
   if (!board || board.length !== s.rows * s.cols) {
@@ -340,7 +392,7 @@ async function solve() {
       if (changed()) throw new Error("Solve stopped: the board changed.");
     }
   } catch (e) {
-    say(e.message, "error");
+    say(forPage(e.message), "error");
   } finally {
     state.solving = false;
     lock(false);
@@ -378,8 +430,15 @@ function drawHistogram() {
   const top = Math.max(...layers);
   const w = width / layers.length;
   const here = state.probe && state.probe.solvable ? state.probe.distance : -1;
+  // A log scale, so that the layers near the goal and the farthest ones
+  // (a few boards beside tens of thousands) show: one board is the
+  // lowest bar, never none.
+  const lowest = 8;
+  const barHeight = (count) => count === 0 ? 0
+    : top <= 1 ? height
+    : lowest + (height - lowest) * Math.log(count) / Math.log(top);
   layers.forEach((count, d) => {
-    const h = count === 0 ? 0 : Math.max(2, (count / top) * height);
+    const h = barHeight(count);
     const rect = document.createElementNS(ns, "rect");
     rect.setAttribute("x", d * w + 1);
     rect.setAttribute("y", height - h);
@@ -399,9 +458,9 @@ function drawHistogram() {
       svg.append(t);
     }
   });
-  $("histogram-note").textContent = here >= 0
-    ? `This board is one of ${layers[here].toLocaleString()} at distance ${here}.`
-    : "";
+  $("histogram-note").textContent = (here >= 0
+    ? `This board is one of ${layers[here].toLocaleString()} at distance ${here}. `
+    : "") + "Heights on a log scale.";
 }
 
 // The size of a board the server read: rows split by "/" say it; else
@@ -422,30 +481,38 @@ function inferSize(text, n) {
   return r * r === n ? `${r}x${r}` : null;
 }
 
+// The cells of board `text` as the server reads it (every syntax the
+// command line reads), as a board of `size` (or the size it spells)
+// toward `goal`. A search past the server's budget does not stop it:
+// the board is read again toward itself, which needs no search.
+async function readBoard(text, size, goal) {
+  try {
+    return cells((await api("solve", { board: text, goal: goal || undefined, size })).board);
+  } catch (e) {
+    if (e.status !== 503) throw e;
+    return cells((await api("solve", { board: text, goal: text, size })).board);
+  }
+}
+
 async function paste(text) {
   if (state.solving) return;
   const my = ++state.action;
-  const goal = state.goal || undefined;
-  let s, size = null;
+  let board, size = null;
   try {
-    // The server reads every syntax the command line reads and finds the
-    // size itself; solve's answer gives the board back, cells in reading
-    // order.
-    s = await api("solve", { board: text, goal });
+    board = await readBoard(text, undefined, state.goal);
   } catch (first) {
     if (my !== state.action) return;
-    if (text.includes("/")) { say(first.message, "error"); return; }
+    if (text.includes("/") || first.status !== 400) { say(forPage(first.message), "error"); return; }
     // 6 or 8 cells in no rows could be either shape: the selected size.
     try {
-      s = await api("solve", { board: text, goal, size: state.size });
+      board = await readBoard(text, state.size, state.goal);
       size = state.size;
     } catch {
-      if (my === state.action) say(first.message, "error");
+      if (my === state.action) say(forPage(first.message), "error");
       return;
     }
   }
   if (my !== state.action) return;
-  const board = cells(s.board);
   size = size || inferSize(text, board.length);
   if (!size || !state.exact[size]) {
     say(`This server has no table or databases for ${size ? "a " + size : "a " + board.length + "-cell"} board.`, "error");
@@ -470,6 +537,7 @@ async function start() {
   const select = $("size");
   for (const s of sizes) {
     state.exact[s.size] = s.exact;
+    state.defaults[s.size] = s.goal;
     const o = document.createElement("option");
     o.value = s.size;
     o.textContent = s.size + (s.exact === "patterns" ? " (pattern databases)" : "");
@@ -478,10 +546,25 @@ async function start() {
   const hash = new URLSearchParams(location.hash.slice(1));
   const goal = (hash.get("goal") || "").trim();
   $("goal").value = goal;
-  const size = hash.get("size") && state.exact[hash.get("size")] ? hash.get("size") : "3x3";
+  // 3x3 unless the link says otherwise, or the server has none (it
+  // answers from one table named with --table).
+  const first = state.exact["3x3"] ? "3x3" : sizes.length ? sizes[0].size : "3x3";
+  const linked = hash.get("size");
+  let size = first, note = "";
+  if (linked && state.exact[linked]) size = linked;
+  else if (linked) note = `This server has no table or databases for ${linked} boards, the size in the link: here is a new ${first} puzzle instead.`;
   select.value = size;
+  // The board in the link, read by the server; one it cannot read (or
+  // cannot play as that size and goal) is said so, and replaced.
   const text = (hash.get("board") || "").trim();
-  const board = /^\d+( \d+)*$/.test(text) ? cells(text) : null;
+  let board = null;
+  if (text && !note) {
+    try {
+      board = await readBoard(text, size);
+    } catch (e) {
+      note = `The board in the link (“${text.length > 80 ? text.slice(0, 80) + "…" : text}”) cannot be played: ${forPage(e.message).replace(/\.$/, "")}. Here is a new puzzle instead.`;
+    }
+  }
   select.addEventListener("change", () => replace(select.value, state.goal, null, true));
   $("goal").addEventListener("change", async () => {
     const input = $("goal");
@@ -501,7 +584,7 @@ async function start() {
     const text = $("paste").value.trim();
     if (text) paste(text);
   });
-  await replace(size, goal, board, true);
+  await replace(size, goal, board, true, note);
 }
 
-start().catch((e) => say(e.message, "error"));
+start().catch((e) => say(forPage(e.message), "error"));
