@@ -1426,3 +1426,19 @@ fn listen_takes_a_host_name() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("HOST:PORT"), "{err}");
 }
+
+/// An address already taken is one error, said once: exit 2.
+#[test]
+fn an_address_in_use_is_one_error_said_once() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = taken.local_addr().expect("addr").to_string();
+    let data = exe::tempdir();
+    let (code, out, err) = exe::run(&["serve", "--listen", &addr], None, data.path());
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!("slidedb: error: cannot listen on {addr}: ")),
+        "{err}"
+    );
+    assert_eq!(err.matches("in use").count(), 1, "{err}");
+}
