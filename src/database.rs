@@ -1672,8 +1672,14 @@ impl Inner {
             path: path.to_path_buf(),
             source,
         })?;
-        if self.verify {
-            table.verify().map_err(|e| file_error(path, e))?;
+        if self.verify
+            && let Some(Err(source)) = table.verify_shards()
+        {
+            // The error names the shard that is damaged.
+            return Err(DatabaseError::Shards {
+                path: path.to_path_buf(),
+                source,
+            });
         }
         self.report(&Event::Opened {
             path: path.to_path_buf(),

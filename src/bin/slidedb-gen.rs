@@ -77,6 +77,12 @@ struct Args {
     /// This process's line in --hosts, from 0.
     #[arg(long, value_name = "I", requires = "hosts")]
     process: Option<usize>,
+    /// With --hosts: stop with an error naming the process when another
+    /// process has sent nothing for this long (like 90s or 5m; 0 waits
+    /// forever); each sends something at least every 2 s, whatever it
+    /// is doing [default: 60s].
+    #[arg(long, value_name = "TIME", value_parser = parse_duration, requires = "hosts")]
+    peer_timeout: Option<std::time::Duration>,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
@@ -280,6 +286,7 @@ fn run(args: &Args) -> Result<()> {
                 true => None,
                 false => Some(args.checkpoint_every.unwrap_or(Duration::from_secs(300))),
             },
+            peer_timeout: args.peer_timeout.unwrap_or(Duration::from_secs(60)),
             quiet: args.quiet,
         });
     }

@@ -34,6 +34,20 @@
 //! blank's colour: the moves of layer d land on boards of the other
 //! colour from layer d's, which layer d's own expansion only adds to.
 //!
+//! # Failures
+//!
+//! Timely's communication threads panic at any error of a connection,
+//! and the panics cascade (into an abort, at worst), so the connections
+//! handed to timely are [`NetStream`]s that never fail (see [`Link`]):
+//! every write is a frame, a heartbeat thread sends a heartbeat when a
+//! connection has nothing else to send, and the reading side hands timely
+//! whole messages only. A connection that fails, that the other process
+//! closes, or on which it is silent for [`Cluster::peer_timeout`] stops
+//! the search ([`Stop`]): the workers leave the dataflow, each connection
+//! ends timely's stream as a clean end would, the other processes are
+//! told why, and [`search_cluster`] returns the error naming the process
+//! and the layer.
+//!
 //! # Checkpoints
 //!
 //! With [`Cluster::checkpoints`], worker 0 asks, in its count of a layer,
@@ -52,8 +66,9 @@ use std::net::{TcpListener, TcpStream};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use timely::WorkerConfig;
@@ -110,12 +125,47 @@ pub enum DistributedError {
         /// What is wrong.
         why: String,
     },
-    /// A worker stopped before the search finished: on a cluster, most
-    /// often another process died or became unreachable.
+    /// This process lost another one during the search: it closed the
+    /// connection (it died), the connection failed, or it sent nothing
+    /// for [`Cluster::peer_timeout`] (stopped, hung or cut off).
     #[error(
-        "a worker stopped before the search finished (another process died or its connection was lost); run the same command again on every host"
+        "lost process {process} ({address}) during layer {layer}: {why}; start the search again on every process, and it goes on from the last checkpoints"
     )]
-    WorkerLost,
+    PeerLost {
+        /// The other process.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// The layer this process was on.
+        layer: u32,
+        /// What happened to it.
+        why: String,
+    },
+    /// Another process stopped the search and said why (most often it
+    /// lost a third one).
+    #[error(
+        "process {process} ({address}) stopped the search during layer {layer}: {why}; start the search again on every process, and it goes on from the last checkpoints"
+    )]
+    PeerStopped {
+        /// The process that stopped.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// The layer this process was on.
+        layer: u32,
+        /// Its reason.
+        why: String,
+    },
+    /// A worker thread of this process panicked: a bug.
+    #[error(
+        "worker {worker} stopped the search: it panicked ({message}); this is a bug in slidedb, please report it"
+    )]
+    WorkerPanicked {
+        /// The worker, of all the cluster's.
+        worker: usize,
+        /// What it said.
+        message: String,
+    },
 }
 
 /// One finished layer, as every worker sees it.
@@ -286,6 +336,7 @@ pub fn search_distributed(
         process: 0,
         workers,
         connect_timeout: Duration::ZERO,
+        peer_timeout: Duration::ZERO,
         checkpoints: None,
     };
     search_cluster(goal, &alone, on_event)
@@ -319,6 +370,14 @@ pub struct Cluster {
     pub workers: usize,
     /// How long to wait for the other processes to connect.
     pub connect_timeout: Duration,
+    /// How long a process may send nothing during the search before the
+    /// others give it up as lost (stopped, hung, or its host cut off) and
+    /// stop with [`DistributedError::PeerLost`]. Every process says
+    /// something at least every 2 s, whatever it is doing (a layer, a
+    /// checkpoint), so a minute is plenty; zero waits forever (a host
+    /// that becomes unreachable is still noticed by TCP, within about a
+    /// minute).
+    pub peer_timeout: Duration,
     /// Where to keep checkpoints and go on from them (none: start anew
     /// and write none).
     pub checkpoints: Option<Checkpoints>,
@@ -337,6 +396,18 @@ pub enum ConnectError {
         process: usize,
         /// Lines in the list.
         processes: usize,
+    },
+    /// Two processes were given the same address.
+    #[error(
+        "processes {first} and {second} both have the address {address} in the hosts list: give every process its own host:port"
+    )]
+    Duplicate {
+        /// The address.
+        address: String,
+        /// The first process (line, from 0) with it.
+        first: usize,
+        /// The second.
+        second: usize,
     },
     /// An address could not be resolved or listened on.
     #[error("cannot listen on {address} (line {line} of the hosts list): {source}")]
@@ -389,10 +460,12 @@ pub enum ConnectError {
 
 /// What two processes tell each other when they connect: who they are,
 /// what they were asked to build (so that mismatched commands stop at
-/// once) and which checkpoints all their workers hold. 64 bytes: the
-/// magic, then little-endian u32 version, process, processes, workers,
-/// u64 fingerprint, u64 run, and two checkpoints, each u32 depth and u64
-/// run (depth `u32::MAX`: none).
+/// once), which checkpoints all their workers hold, and how long they
+/// wait for a word from the others. 72 bytes: the magic, then
+/// little-endian u32 version, process, processes, workers, u64
+/// fingerprint, u64 run, two checkpoints, each u32 depth and u64 run
+/// (depth `u32::MAX`: none), and the u64 peer timeout in milliseconds (0:
+/// none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Hello {
     process: u32,
@@ -401,6 +474,7 @@ struct Hello {
     fingerprint: u64,
     run: u64,
     held: [Option<Held>; 2],
+    timeout_ms: u64,
 }
 
 /// A checkpoint: the layer it holds and its run.
@@ -415,8 +489,10 @@ const HELLO_MAGIC: &[u8; 8] = b"slidedbC";
 const NOT_SLIDEDB: &str = "is not a slidedb-gen process";
 /// How long an accepted connection has to say hello.
 const HELLO_WAIT: Duration = Duration::from_secs(5);
-const HELLO_VERSION: u32 = 2;
-const HELLO_LEN: usize = 64;
+/// Version 3: the peer timeout in the hello, and the connections framed
+/// with heartbeats (see [`Link`]).
+const HELLO_VERSION: u32 = 3;
+const HELLO_LEN: usize = 72;
 
 impl Hello {
     fn to_bytes(self) -> [u8; HELLO_LEN] {
@@ -434,6 +510,7 @@ impl Hello {
             b[at..at + 4].copy_from_slice(&depth.to_le_bytes());
             b[at + 4..at + 12].copy_from_slice(&run.to_le_bytes());
         }
+        b[64..72].copy_from_slice(&self.timeout_ms.to_le_bytes());
         b
     }
 
@@ -462,16 +539,19 @@ impl Hello {
             fingerprint: u64_at(24),
             run: u64_at(32),
             held: [held(40), held(52)],
+            timeout_ms: u64_at(64),
         })
     }
 }
 
 /// Connects this process with every other (it connects to the processes
 /// before it and accepts the ones after), checks that they run the same
-/// build, and sets TCP keepalive so that a host that becomes unreachable
-/// is noticed within about 20 s. Returns the streams in process order
-/// (`None` for this process), the run number of process 0 and the
-/// checkpoints each process holds (`held` for this one).
+/// build, and sets TCP keepalive and user timeout so that TCP gives up a
+/// host that stops acknowledging within about a minute, and the read and
+/// write timeouts of [`tick`]. Returns the streams in process order
+/// (`None` for this process), the run number of process 0, the
+/// checkpoints each process holds (`held` for this one) and how often to
+/// send heartbeats.
 fn connect(
     cluster: &Cluster,
     fingerprint: u64,
@@ -508,9 +588,11 @@ fn connect(
         fingerprint,
         run,
         held,
+        timeout_ms: cluster.peer_timeout.as_millis().min(u64::MAX as u128) as u64,
     };
     let mut streams: Vec<Option<TcpStream>> = (0..processes).map(|_| None).collect();
     let mut all_held = vec![held; processes];
+    let mut timeouts = vec![hello.timeout_ms; processes];
     let mut run = run;
     let timeout = |process: usize, last: Option<io::Error>| ConnectError::Timeout {
         process,
@@ -577,9 +659,11 @@ fn connect(
             )));
         }
         if theirs.workers != hello.workers {
+            let workers = |n: u32| format!("{n} worker{}", if n == 1 { "" } else { "s" });
             return Err(mismatch(format!(
-                "has {} workers, not {}",
-                theirs.workers, hello.workers
+                "has {}, not {}",
+                workers(theirs.workers),
+                workers(hello.workers)
             )));
         }
         if theirs.fingerprint != fingerprint {
@@ -602,6 +686,7 @@ fn connect(
             run = theirs.run;
         }
         all_held[process] = theirs.held;
+        timeouts[process] = theirs.timeout_ms;
         *slot = Some(stream);
     }
     let mut waiting = processes - me - 1;
@@ -638,6 +723,7 @@ fn connect(
             });
         }
         all_held[process] = theirs.held;
+        timeouts[process] = theirs.timeout_ms;
         streams[process] = Some(stream);
         waiting -= 1;
     }
@@ -654,20 +740,32 @@ fn connect(
         let user_timeout = socket.set_tcp_user_timeout(Some(Duration::from_secs(60)));
         #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "fuchsia")))]
         let user_timeout = Ok(());
+        // Reads and writes wake every tick to see whether the search
+        // has stopped or the other process has been silent too long.
+        let tick = Some(tick(cluster.peer_timeout));
         stream
             .set_nodelay(true)
             .and_then(|()| socket.set_tcp_keepalive(&keepalive))
             .and(user_timeout)
+            .and_then(|()| stream.set_read_timeout(tick))
+            .and_then(|()| stream.set_write_timeout(tick))
             .map_err(|source| ConnectError::Io {
                 process,
                 address: address(process),
                 source,
             })?;
     }
+    // Every process says something at least this often, so that the one
+    // with the shortest timeout hears from it in time.
+    let shortest = timeouts.iter().filter(|&&ms| ms > 0).min().copied();
+    let beat = shortest.map_or(MAX_HEARTBEAT, |ms| {
+        (Duration::from_millis(ms) / 4).clamp(Duration::from_millis(10), MAX_HEARTBEAT)
+    });
     Ok(Connected {
         streams,
         run,
         held: all_held,
+        beat,
     })
 }
 
@@ -676,6 +774,634 @@ struct Connected {
     streams: Vec<Option<TcpStream>>,
     run: u64,
     held: Vec<[Option<Held>; 2]>,
+    /// How often to send a heartbeat on a connection with nothing else to
+    /// send.
+    beat: Duration,
+}
+
+/// The longest time between two heartbeats.
+const MAX_HEARTBEAT: Duration = Duration::from_secs(2);
+
+/// How often a blocked read or write of a connection wakes to look at
+/// the time and at the search's state.
+fn tick(peer_timeout: Duration) -> Duration {
+    if peer_timeout.is_zero() {
+        Duration::from_millis(500)
+    } else {
+        (peer_timeout / 8).clamp(Duration::from_millis(5), Duration::from_millis(500))
+    }
+}
+
+// ---------------------------------------------------------------------
+// The connections during the search.
+// ---------------------------------------------------------------------
+
+/// Why a search stopped before its end: the first cause any thread of
+/// this process saw.
+#[derive(Clone, Debug)]
+enum Cause {
+    /// The connection with `process` was lost.
+    Lost { process: usize, why: String },
+    /// `process` stopped the search and said why.
+    Told { process: usize, why: String },
+    /// A worker of this process panicked.
+    Panicked { worker: usize, message: String },
+}
+
+/// A search's stop, shared by its workers, its connections and its
+/// heartbeat thread: once set, the workers leave the dataflow, the
+/// connections drop what timely sends and tell the other processes why,
+/// and each connection ends its stream at a message boundary, so that
+/// none of timely's threads ever sees an error (timely's communication
+/// threads panic on one, and the panics cascade into an abort).
+struct Stop {
+    stopped: AtomicBool,
+    /// The first cause, and the layer this process was on.
+    cause: Mutex<Option<(Cause, u32)>>,
+    /// The layer the workers of this process are on (the deepest).
+    layer: AtomicU32,
+    /// The processes' addresses, to name them.
+    addresses: Vec<String>,
+    /// Wakes the heartbeat thread: at a stop, or when the search is over
+    /// (`true`).
+    wake: (Mutex<bool>, Condvar),
+}
+
+impl Stop {
+    fn new(addresses: Vec<String>) -> Stop {
+        Stop {
+            stopped: AtomicBool::new(false),
+            cause: Mutex::new(None),
+            layer: AtomicU32::new(0),
+            addresses,
+            wake: (Mutex::new(false), Condvar::new()),
+        }
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.stopped.load(Acquire)
+    }
+
+    /// Stops the search for `cause`, unless it is stopped already.
+    fn stop(&self, cause: Cause) {
+        let mut first = self.cause.lock().unwrap_or_else(|e| e.into_inner());
+        if first.is_none() {
+            *first = Some((cause, self.layer.load(Relaxed)));
+        }
+        drop(first);
+        self.stopped.store(true, Release);
+        let _wait = self.wake.0.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.1.notify_all();
+    }
+
+    /// A worker of this process is on `layer`.
+    fn reached(&self, layer: u64) {
+        self.layer
+            .fetch_max(layer.min(u32::MAX as u64) as u32, Relaxed);
+    }
+
+    fn address(&self, process: usize) -> String {
+        self.addresses.get(process).cloned().unwrap_or_default()
+    }
+
+    /// What this process tells the others when it stops.
+    fn reason(&self) -> String {
+        match self
+            .cause
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            Some((Cause::Lost { process, why }, _)) => format!(
+                "it lost process {process} ({}): {why}",
+                self.address(*process)
+            ),
+            Some((Cause::Told { process, why }, _)) => format!(
+                "process {process} ({}) stopped it: {why}",
+                self.address(*process)
+            ),
+            Some((Cause::Panicked { worker, message }, _)) => {
+                format!("its worker {worker} panicked ({message})")
+            }
+            None => "it stopped".into(),
+        }
+    }
+
+    /// The error the search returns, if it stopped.
+    fn error(&self) -> Option<DistributedError> {
+        let cause = self.cause.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        cause.map(|(cause, layer)| match cause {
+            Cause::Lost { process, why } => DistributedError::PeerLost {
+                process,
+                address: self.address(process),
+                layer,
+                why,
+            },
+            Cause::Told { process, why } => DistributedError::PeerStopped {
+                process,
+                address: self.address(process),
+                layer,
+                why,
+            },
+            Cause::Panicked { worker, message } => {
+                DistributedError::WorkerPanicked { worker, message }
+            }
+        })
+    }
+}
+
+/// A frame's first 4 bytes, little-endian: 0 is a heartbeat; with
+/// [`ABORT`] set, the sender stopped the search, and the low bits are the
+/// length of its reason (UTF-8) that follows; else the length of the bytes
+/// of timely's stream that follow, at most [`MAX_FRAME`].
+const ABORT: u32 = 1 << 31;
+const MAX_FRAME: usize = 1 << 24;
+const MAX_REASON: usize = 1 << 12;
+/// Frames of timely's bytes up to this length are written in one call.
+const SMALL_FRAME: usize = 1 << 16;
+
+/// The connection with another process during the search, under timely:
+/// timely's send and receive threads for that process read and write it
+/// through [`NetStream`]s, and the heartbeat thread writes to it.
+///
+/// Every write is a frame (see [`ABORT`]), so that a heartbeat can go
+/// between two writes of timely's; the reading side takes the frames
+/// apart and hands timely only whole messages of its stream, so that it
+/// can end that stream at any moment with the message timely takes for
+/// its peer's clean end.
+struct Link {
+    /// The other process.
+    process: usize,
+    stream: TcpStream,
+    /// Held while a frame is written; `true` once nothing more may be
+    /// written (the stream was shut down, or the stop was sent).
+    closed: Mutex<bool>,
+    /// The connection is lost: reads and writes stop.
+    lost: AtomicBool,
+    /// A write failed, perhaps in the middle of a frame.
+    broken: AtomicBool,
+    stop: Arc<Stop>,
+    /// How long the other process may be silent (none: forever).
+    timeout: Option<Duration>,
+}
+
+impl Link {
+    fn is_lost(&self) -> bool {
+        self.lost.load(Acquire)
+    }
+
+    /// Gives the connection up, and stops the search, for `why`.
+    fn lose(&self, why: String) {
+        if !self.lost.swap(true, AcqRel) {
+            self.stop.stop(Cause::Lost {
+                process: self.process,
+                why,
+            });
+        }
+    }
+
+    /// Gives the connection up for a failure `e` of reading or writing.
+    fn failed(&self, e: &io::Error) {
+        use io::ErrorKind::{BrokenPipe, ConnectionAborted, ConnectionReset};
+        self.lose(match e.kind() {
+            BrokenPipe | ConnectionAborted | ConnectionReset => {
+                format!("it closed the connection (it stopped or was killed): {e}")
+            }
+            io::ErrorKind::TimedOut => {
+                format!("its host stopped answering (it is down or cut off): {e}")
+            }
+            _ => format!("the connection failed: {e}"),
+        });
+    }
+
+    fn silent(&self, what: &str) -> String {
+        let seconds = self.timeout.unwrap_or_default().as_secs_f64();
+        format!("it {what} for {seconds} s (the peer timeout): it is stopped, hung or cut off")
+    }
+
+    /// Writes all of `bytes`, waking every tick to give up if the
+    /// connection is lost or the other process has taken nothing for the
+    /// timeout. Err: the connection is lost.
+    fn write_all(&self, bytes: &[u8]) -> Result<(), ()> {
+        let written = self.write_all_ticking(bytes);
+        if written.is_err() {
+            self.broken.store(true, Release);
+        }
+        written
+    }
+
+    fn write_all_ticking(&self, mut bytes: &[u8]) -> Result<(), ()> {
+        let mut moved = Instant::now();
+        while !bytes.is_empty() {
+            match (&self.stream).write(bytes) {
+                Ok(0) => {
+                    self.lose("it closed the connection".into());
+                    return Err(());
+                }
+                Ok(n) => {
+                    bytes = &bytes[n..];
+                    moved = Instant::now();
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // The write timeout's tick (a timeout of TCP itself is
+                // `TimedOut`, a failure).
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if self.is_lost() {
+                        return Err(());
+                    }
+                    if self.timeout.is_some_and(|t| moved.elapsed() >= t) {
+                        self.lose(self.silent("took nothing this process sent"));
+                        return Err(());
+                    }
+                }
+                Err(e) => {
+                    self.failed(&e);
+                    return Err(());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a frame of timely's bytes (a prefix of `data`); how many
+    /// were taken. Once the search has stopped, or the connection is
+    /// closed or lost, they are dropped: nobody needs them any more.
+    fn send(&self, data: &[u8]) -> usize {
+        let n = data.len().min(MAX_FRAME);
+        if n == 0 {
+            return 0;
+        }
+        let mut closed = self.closed.lock().unwrap_or_else(|e| e.into_inner());
+        if *closed || self.is_lost() || self.stop.is_stopped() {
+            return n;
+        }
+        let head = (n as u32).to_le_bytes();
+        let written = if n <= SMALL_FRAME {
+            let mut frame = Vec::with_capacity(4 + n);
+            frame.extend_from_slice(&head);
+            frame.extend_from_slice(&data[..n]);
+            self.write_all(&frame)
+        } else {
+            self.write_all(&head)
+                .and_then(|()| self.write_all(&data[..n]))
+        };
+        if written.is_err() {
+            *closed = true;
+        }
+        n
+    }
+
+    /// Writes `frame` if the connection is free and open, without
+    /// waiting for room (a full connection has data on its way); a frame
+    /// begun is finished. Whether the connection is still open.
+    fn send_now(&self, frame: &[u8]) -> bool {
+        let Ok(mut closed) = self.closed.try_lock() else {
+            return true;
+        };
+        if *closed || self.is_lost() {
+            return false;
+        }
+        #[cfg(unix)]
+        let flags = libc::MSG_DONTWAIT;
+        #[cfg(not(unix))]
+        let flags = 0;
+        let sent = socket2::SockRef::from(&self.stream).send_with_flags(frame, flags);
+        let rest = match sent {
+            Ok(n) => &frame[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return true,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => frame,
+            Err(e) => {
+                self.failed(&e);
+                *closed = true;
+                return false;
+            }
+        };
+        if self.write_all(rest).is_err() {
+            *closed = true;
+        }
+        !*closed
+    }
+
+    /// Tells the other process that this one stopped the search, and
+    /// why (when the connection is free, or after waiting for it with
+    /// `wait`); after it, nothing more is written.
+    fn send_stop(&self, why: &str, wait: bool) {
+        let mut closed = match self.closed.try_lock() {
+            Ok(closed) => closed,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) if wait => {
+                self.closed.lock().unwrap_or_else(|e| e.into_inner())
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        };
+        if *closed {
+            return;
+        }
+        let why = &why.as_bytes()[..why.floor_char_boundary(MAX_REASON)];
+        let mut frame = (ABORT | why.len() as u32).to_le_bytes().to_vec();
+        frame.extend_from_slice(why);
+        if !self.is_lost() {
+            let _ = self.write_all(&frame);
+        } else if !self.broken.load(Acquire) {
+            // A process lost for its silence may be stopped (SIGSTOP),
+            // and read this when it goes on: one try, without waiting.
+            #[cfg(unix)]
+            let _ =
+                socket2::SockRef::from(&self.stream).send_with_flags(&frame, libc::MSG_DONTWAIT);
+        }
+        let _ = self.stream.shutdown(std::net::Shutdown::Write);
+        *closed = true;
+    }
+}
+
+/// The heartbeat thread: a heartbeat on every open connection every
+/// `every`, and the stop's reason on each once the search stops, until
+/// the search is over.
+fn beat(links: Vec<Arc<Link>>, stop: Arc<Stop>, every: Duration) {
+    let (over, wake) = &stop.wake;
+    let mut told = false;
+    loop {
+        // The lock is not held while writing: a write that fails stops
+        // the search, which takes it.
+        let guard = over.lock().unwrap_or_else(|e| e.into_inner());
+        let (guard, _) = wake
+            .wait_timeout_while(guard, every, |over| {
+                // Wait out the beat, unless the search is over, or has
+                // just stopped and the others are to be told at once.
+                !*over && (told || !stop.is_stopped())
+            })
+            .unwrap_or_else(|e| e.into_inner());
+        if *guard {
+            return;
+        }
+        drop(guard);
+        if stop.is_stopped() {
+            // Again every beat, for a connection that was busy.
+            let why = stop.reason();
+            for link in &links {
+                link.send_stop(&why, false);
+            }
+            told = true;
+        } else {
+            for link in &links {
+                link.send_now(&[0; 4]);
+            }
+        }
+    }
+}
+
+/// Ends the heartbeat thread when dropped.
+struct Heartbeat {
+    stop: Arc<Stop>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        *self.stop.wake.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.stop.wake.1.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// What the reading side of a connection has read and not yet handed
+/// to timely.
+struct Incoming {
+    /// Timely's stream, taken out of its frames: `data[given..ready]` are
+    /// whole messages not yet handed on, and what follows `ready` the
+    /// start of the next.
+    data: Vec<u8>,
+    given: usize,
+    ready: usize,
+    /// The next frame's head as read so far.
+    head: [u8; 4],
+    have: usize,
+    /// Bytes left of the frame being read, and whether it is a stop's
+    /// reason (collected in `reason`).
+    left: usize,
+    stopping: bool,
+    reason: Vec<u8>,
+    /// The other process's reason, once its stop has been read whole.
+    told: Option<String>,
+    /// When the other process was last heard.
+    heard: Instant,
+    /// Its stream's last message (its clean end) has been read.
+    finished: bool,
+    /// The end this side makes up, still to hand on.
+    end: Vec<u8>,
+    /// Nothing more to hand on.
+    ended: bool,
+    raw: Vec<u8>,
+}
+
+impl Incoming {
+    fn new() -> Incoming {
+        Incoming {
+            data: Vec::new(),
+            given: 0,
+            ready: 0,
+            head: [0; 4],
+            have: 0,
+            left: 0,
+            stopping: false,
+            reason: Vec::new(),
+            told: None,
+            heard: Instant::now(),
+            finished: false,
+            end: Vec::new(),
+            ended: false,
+            raw: vec![0; 1 << 16],
+        }
+    }
+
+    /// Takes `n` bytes read into `raw` out of their frames. Err: they are
+    /// not frames.
+    fn take(&mut self, n: usize) -> Result<(), String> {
+        let mut at = 0;
+        while at < n && self.told.is_none() {
+            if self.left == 0 {
+                let k = (4 - self.have).min(n - at);
+                self.head[self.have..self.have + k].copy_from_slice(&self.raw[at..at + k]);
+                self.have += k;
+                at += k;
+                if self.have < 4 {
+                    break;
+                }
+                self.have = 0;
+                let word = u32::from_le_bytes(self.head);
+                let len = (word & !ABORT) as usize;
+                self.stopping = word & ABORT != 0;
+                if (self.stopping && len > MAX_REASON) || len > MAX_FRAME {
+                    return Err("it sent something that is not the cluster protocol".into());
+                }
+                self.left = len;
+                if self.stopping && len == 0 {
+                    self.told = Some(String::new());
+                }
+                continue;
+            }
+            let k = self.left.min(n - at);
+            let bytes = &self.raw[at..at + k];
+            if self.stopping {
+                self.reason.extend_from_slice(bytes);
+            } else if !self.finished {
+                self.data.extend_from_slice(bytes);
+            }
+            self.left -= k;
+            at += k;
+            if self.left == 0 && self.stopping {
+                self.told = Some(String::from_utf8_lossy(&self.reason).into_owned());
+            }
+        }
+        use timely::communication::networking::MessageHeader;
+        while !self.finished {
+            let Some(header) = MessageHeader::try_read(&self.data[self.ready..]) else {
+                break;
+            };
+            self.ready += header.required_bytes();
+            if header.length == 0 {
+                // Timely's clean end: nothing may follow it.
+                self.finished = true;
+                self.data.truncate(self.ready);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the stream handed to timely: with timely's own clean end
+    /// unless it has had it already.
+    fn end(&mut self) {
+        if self.finished {
+            self.ended = true;
+        } else if self.end.is_empty() && !self.ended {
+            use timely::communication::networking::MessageHeader;
+            let header = MessageHeader {
+                channel: 0,
+                source: 0,
+                target_lower: 0,
+                target_upper: 0,
+                length: 0,
+                seqno: 0,
+            };
+            header
+                .write_to(&mut self.end)
+                .expect("a header writes into a vector");
+            self.finished = true;
+        }
+    }
+}
+
+/// A connection as timely's threads see it (they panic on any error, so
+/// it gives them none: see [`Link`]).
+struct NetStream {
+    link: Arc<Link>,
+    /// The reading side's state (only timely's receive thread reads).
+    incoming: Option<Box<Incoming>>,
+}
+
+impl Read for NetStream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let link = &self.link;
+        let inc = self
+            .incoming
+            .get_or_insert_with(|| Box::new(Incoming::new()));
+        loop {
+            if inc.given < inc.ready {
+                let n = (inc.ready - inc.given).min(buf.len());
+                buf[..n].copy_from_slice(&inc.data[inc.given..inc.given + n]);
+                inc.given += n;
+                return Ok(n);
+            }
+            if !inc.end.is_empty() {
+                let n = inc.end.len().min(buf.len());
+                buf[..n].copy_from_slice(&inc.end[..n]);
+                inc.end.drain(..n);
+                inc.ended = inc.end.is_empty();
+                return Ok(n);
+            }
+            if inc.ended {
+                return Ok(0);
+            }
+            if let Some(why) = inc.told.take() {
+                link.stop.stop(Cause::Told {
+                    process: link.process,
+                    why,
+                });
+                inc.end();
+                continue;
+            }
+            if link.is_lost() {
+                inc.end();
+                continue;
+            }
+            if inc.given > 0 {
+                inc.data.drain(..inc.given);
+                inc.ready -= inc.given;
+                inc.given = 0;
+            }
+            match (&link.stream).read(&mut inc.raw) {
+                Ok(0) if inc.finished => inc.ended = true,
+                Ok(0) => link.lose("it closed the connection (it stopped or was killed)".into()),
+                Ok(n) => {
+                    inc.heard = Instant::now();
+                    if let Err(why) = inc.take(n) {
+                        link.lose(why);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // The read timeout's tick (a timeout of TCP itself, its
+                // keepalive or user timeout, is `TimedOut`, a failure).
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if link.timeout.is_some_and(|t| inc.heard.elapsed() >= t) {
+                        link.lose(link.silent("sent nothing"));
+                    }
+                }
+                Err(e) => link.failed(&e),
+            }
+        }
+    }
+}
+
+impl Write for NetStream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Ok(self.link.send(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl timely::communication::allocator::zero_copy::stream::Stream for NetStream {
+    fn try_clone(&self) -> io::Result<NetStream> {
+        Ok(NetStream {
+            link: Arc::clone(&self.link),
+            incoming: None,
+        })
+    }
+
+    fn set_nonblocking(&self, nonblocking: bool) -> io::Result<()> {
+        // The timeouts make reads and writes wake every tick.
+        self.link.stream.set_nonblocking(nonblocking)
+    }
+
+    /// Timely's send thread shuts its side down after its last message:
+    /// after a stop, the stop's reason goes instead.
+    fn shutdown(&self, how: std::net::Shutdown) -> io::Result<()> {
+        let link = &self.link;
+        if link.stop.is_stopped() {
+            link.send_stop(&link.stop.reason(), true);
+            return Ok(());
+        }
+        let mut closed = link.closed.lock().unwrap_or_else(|e| e.into_inner());
+        if !*closed {
+            *closed = true;
+            let _ = link.stream.shutdown(how);
+        }
+        Ok(())
+    }
 }
 
 /// Runs the search as process `cluster.process` of a cluster: it reads
@@ -697,6 +1423,7 @@ struct Connected {
 ///     process: 0,
 ///     workers: 2,
 ///     connect_timeout: Duration::from_secs(60),
+///     peer_timeout: Duration::from_secs(60),
 ///     checkpoints: Some(Checkpoints { dir: dir.path().into(), every: Duration::ZERO }),
 /// };
 /// let goal = Board::solved(Shape::new(2, 3).unwrap());
@@ -728,6 +1455,22 @@ pub fn search_cluster(
             processes: cluster.addresses.len(),
         }
         .into());
+    }
+    // Every process is given the same list: each finds a repeated
+    // address at once, before it listens.
+    let key = |address: &String| address.trim().to_ascii_lowercase();
+    for (second, address) in cluster.addresses.iter().enumerate() {
+        if let Some(first) = cluster.addresses[..second]
+            .iter()
+            .position(|other| key(other) == key(address))
+        {
+            return Err(ConnectError::Duplicate {
+                address: address.clone(),
+                first,
+                second,
+            }
+            .into());
+        }
     }
     let class = GoalClass::of(goal);
     let indexer = Indexer::new(class.canonical());
@@ -774,7 +1517,11 @@ pub fn search_cluster(
         (None, new_run(), vec![held])
     } else {
         let connected = connect(cluster, fingerprint(goal), new_run(), held)?;
-        (Some(connected.streams), connected.run, connected.held)
+        (
+            Some((connected.streams, connected.beat)),
+            connected.run,
+            connected.held,
+        )
     };
     let resume = common(&all_held)
         .into_iter()
@@ -832,12 +1579,15 @@ pub fn search_cluster(
     let received = Arc::new(AtomicU64::new(0));
     let setup = Setup {
         run,
+        process,
         workers,
         goals: goals.clone(),
         checkpoints: cluster.checkpoints.clone(),
         bytes: (Arc::clone(&sent), Arc::clone(&received)),
         saved: Mutex::new(saved),
+        stop: Arc::new(Stop::new(cluster.addresses.clone())),
     };
+    let mut heartbeat = None;
     let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) = match streams {
         None => {
             let hooks = Hooks::default();
@@ -847,7 +1597,44 @@ pub fn search_cluster(
                 .collect();
             (builders, Box::new(()))
         }
-        Some(streams) => {
+        Some((streams, every)) => {
+            let timeout = (!cluster.peer_timeout.is_zero()).then_some(cluster.peer_timeout);
+            let links: Vec<Option<Arc<Link>>> = streams
+                .into_iter()
+                .enumerate()
+                .map(|(process, stream)| {
+                    stream.map(|stream| {
+                        Arc::new(Link {
+                            process,
+                            stream,
+                            closed: Mutex::new(false),
+                            lost: AtomicBool::new(false),
+                            broken: AtomicBool::new(false),
+                            stop: Arc::clone(&setup.stop),
+                            timeout,
+                        })
+                    })
+                })
+                .collect();
+            let beating: Vec<Arc<Link>> = links.iter().flatten().cloned().collect();
+            let streams: Vec<Option<NetStream>> = links
+                .into_iter()
+                .map(|link| {
+                    link.map(|link| NetStream {
+                        link,
+                        incoming: None,
+                    })
+                })
+                .collect();
+            let stop = Arc::clone(&setup.stop);
+            let thread = std::thread::Builder::new()
+                .name("slidedb:heartbeat".into())
+                .spawn(move || beat(beating, stop, every))
+                .map_err(|e| DistributedError::Start(e.to_string()))?;
+            heartbeat = Some(Heartbeat {
+                stop: Arc::clone(&setup.stop),
+                thread: Some(thread),
+            });
             let mut hooks = Hooks::default();
             let counters = (sent, received);
             hooks.log_fn = Arc::new(move |_setup| {
@@ -879,7 +1666,10 @@ pub fn search_cluster(
             (builders, Box::new(guard))
         }
     };
-    let mut result = run_workers(goal, builders, others, setup, on_event)?;
+    let result = run_workers(goal, builders, others, setup, on_event);
+    // Timely's threads have ended: the connections are done with.
+    drop(heartbeat);
+    let mut result = result?;
     result.resumed = resume.map(|h| h.depth);
     Ok(result)
 }
@@ -913,6 +1703,8 @@ fn fingerprint(goal: &Board) -> u64 {
 /// What the workers of a process share.
 struct Setup {
     run: u64,
+    /// This process.
+    process: usize,
     /// Workers a process.
     workers: usize,
     goals: Goals,
@@ -922,6 +1714,8 @@ struct Setup {
     /// Each of its workers' checkpoint to go on from (its slot and
     /// state), taken by the worker.
     saved: Mutex<Vec<Option<(usize, Saved)>>>,
+    /// The search's stop, if it stops early.
+    stop: Arc<Stop>,
 }
 
 /// Runs the search on the workers `builders` make; the shared part of the
@@ -939,18 +1733,48 @@ fn run_workers(
     let run = setup.run;
     let bytes = setup.bytes.clone();
     let setup = Arc::new(setup);
+    let stop = Arc::clone(&setup.stop);
+    let first_worker = setup.process * setup.workers;
     let guards =
         timely::execute::execute_from(builders, others, WorkerConfig::default(), move |worker| {
-            let local = worker.index() % setup.workers;
+            let index = worker.index();
+            let local = index % setup.workers;
             let saved = setup.saved.lock().ok().and_then(|mut s| s[local].take());
-            work(worker, &canonical, &setup, saved, &*on_event)
+            let worked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                work(worker, &canonical, &setup, saved, &*on_event)
+            }));
+            worked.unwrap_or_else(|payload| {
+                // The panic has been reported (by the panic hook); the
+                // other workers, here and in the other processes, stop.
+                let message = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "no message".into());
+                setup.stop.stop(Cause::Panicked {
+                    worker: index,
+                    message,
+                });
+                leave(worker);
+                Err(Stopped)
+            })
         })
         .map_err(DistributedError::Start)?;
+    // A thread of timely's that panics anyway is a bug; its panic has been
+    // reported, and the search stops with an error rather than an abort.
+    let lost = |message: &str| DistributedError::WorkerPanicked {
+        worker: first_worker,
+        message: message.into(),
+    };
     let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()))
-        .map_err(|_| DistributedError::WorkerLost)?;
+        .map_err(|_| lost("a communication thread of timely panicked"))?;
     let mut finished = Vec::new();
     for result in results {
-        finished.push(result.map_err(|_| DistributedError::WorkerLost)?);
+        match result {
+            Ok(Ok(done)) => finished.push(done),
+            Ok(Err(Stopped)) => return Err(stop.error().unwrap_or_else(|| lost("it stopped"))),
+            Err(why) => return Err(stop.error().unwrap_or_else(|| lost(&why))),
+        }
     }
     let first = finished.first().ok_or(DistributedError::NoWorkers)?;
     let (layers, moves, sent) = (first.layers.clone(), first.moves, first.sent);
@@ -1030,7 +1854,7 @@ fn work(
     setup: &Setup,
     saved: Option<(usize, Saved)>,
     on_event: &dyn Fn(&ClusterEvent),
-) -> Finished {
+) -> Result<Finished, Stopped> {
     let start = Instant::now();
     let me = worker.index();
     let peers = worker.peers();
@@ -1154,8 +1978,20 @@ fn work(
     let mut odometer = Odometer::new(&search);
     let mut checkpoint_due = false;
     let mut last_checkpoint = Instant::now();
+    // Once the search has stopped (another process lost, or a worker
+    // panicked), the worker leaves the dataflow and returns.
+    macro_rules! unless_stopped {
+        () => {
+            if setup.stop.is_stopped() {
+                drop((targets, reports, summaries));
+                leave(worker);
+                return Err(Stopped);
+            }
+        };
+    }
     loop {
         let epoch = at.epoch;
+        setup.stop.reached(epoch);
         if checkpoint_due && let Some(checkpoints) = &setup.checkpoints {
             let written = Instant::now();
             let path = checkpoints.dir.join(checkpoint_name(me, peers, next_slot));
@@ -1231,6 +2067,7 @@ fn work(
                     step_at = here.sent + STEP_EVERY;
                     worker.step();
                     drain(&mut own, &mut claimed);
+                    unless_stopped!();
                 }
             }
         }
@@ -1238,8 +2075,9 @@ fn work(
         reports.advance_to(epoch + 1);
         summaries.advance_to(epoch + 1);
         while probe.less_than(&(epoch + 1)) {
-            worker.step_or_park(None);
+            worker.step_or_park(Some(LOOK_EVERY));
             drain(&mut own, &mut claimed);
+            unless_stopped!();
         }
         let sum = totals.borrow_mut().remove(&epoch).unwrap_or_default();
         if epoch > 0 {
@@ -1283,8 +2121,14 @@ fn work(
     targets.advance_to(end);
     reports.advance_to(end);
     summaries.advance_to(end);
-    worker.step_or_park_while(None, || probe.less_than(&end));
+    while probe.less_than(&end) {
+        worker.step_or_park(Some(LOOK_EVERY));
+        unless_stopped!();
+    }
     drop((targets, reports, summaries));
+    // Every worker has every summary: nothing more is needed from the
+    // dataflow (and a process lost now cannot hold this one up).
+    leave(worker);
     let mut all = std::mem::take(&mut *summarised.borrow_mut());
     all.sort_by_key(|s| s.worker);
     let mut everyone: Vec<Index> = all
@@ -1293,7 +2137,7 @@ fn work(
         .collect();
     everyone.sort_unstable();
     everyone.truncate(MAX_HARDEST);
-    Finished {
+    Ok(Finished {
         layers: at.layers,
         moves: at.moves,
         sent: at.sent,
@@ -1313,6 +2157,20 @@ fn work(
             entries,
             hardest,
         },
+    })
+}
+
+/// A worker left the search because it stopped (see [`Stop`]).
+struct Stopped;
+
+/// How often a waiting worker looks whether the search has stopped.
+const LOOK_EVERY: Duration = Duration::from_millis(100);
+
+/// Drops the worker's dataflows, so that timely does not wait for them
+/// to finish when the worker returns.
+fn leave(worker: &mut Worker) {
+    for dataflow in worker.installed_dataflows() {
+        worker.drop_dataflow(dataflow);
     }
 }
 
@@ -1625,6 +2483,7 @@ mod tests {
             process: 1,
             workers: 1,
             connect_timeout: Duration::from_millis(500),
+            peer_timeout: Duration::from_secs(60),
             checkpoints: None,
         };
         let goal = Board::solved(Shape::new(2, 3).unwrap());
@@ -1656,6 +2515,144 @@ mod tests {
         );
     }
 
+    /// Panics of any thread of this process while `run` runs (the hook
+    /// is the process's: under nextest every test has its own process).
+    fn panics_during<T>(run: impl FnOnce() -> T) -> (T, usize) {
+        use std::sync::atomic::AtomicUsize;
+        static PANICS: AtomicUsize = AtomicUsize::new(0);
+        let previous = Arc::new(std::panic::take_hook());
+        let chained = Arc::clone(&previous);
+        std::panic::set_hook(Box::new(move |info| {
+            PANICS.fetch_add(1, Relaxed);
+            chained(info)
+        }));
+        let before = PANICS.load(Relaxed);
+        let out = run();
+        let panics = PANICS.load(Relaxed) - before;
+        drop(std::panic::take_hook());
+        if let Ok(previous) = Arc::try_unwrap(previous) {
+            std::panic::set_hook(previous);
+        }
+        (out, panics)
+    }
+
+    /// Process 1 of two, played by this test: it connects to process 0
+    /// and says hello as slidedb does, then does `then` with the stream.
+    fn fake_process_one(
+        goal: Board,
+        address: String,
+        then: impl FnOnce(TcpStream) + Send + 'static,
+    ) -> std::thread::JoinHandle<()> {
+        std::thread::spawn(move || {
+            let mut stream = loop {
+                match TcpStream::connect(&address) {
+                    Ok(stream) => break stream,
+                    Err(_) => std::thread::sleep(Duration::from_millis(20)),
+                }
+            };
+            let hello = Hello {
+                process: 1,
+                processes: 2,
+                workers: 1,
+                fingerprint: fingerprint(&goal),
+                run: 7,
+                held: [None; 2],
+                timeout_ms: 0,
+            };
+            stream.write_all(&hello.to_bytes()).unwrap();
+            let mut theirs = [0u8; HELLO_LEN];
+            stream.read_exact(&mut theirs).unwrap();
+            then(stream)
+        })
+    }
+
+    /// A process that loses another during the search returns the loss
+    /// to its caller as an error naming the process and the layer: no
+    /// thread panics (timely's own threads never see the failure), and
+    /// nothing aborts. The other process closes its connection (it
+    /// died), or says nothing for the peer timeout (it is stopped).
+    #[test]
+    fn a_lost_process_is_an_error_for_the_caller_not_a_panic() {
+        let goal = Board::solved(Shape::new(3, 3).unwrap());
+        for (silent, expect) in [
+            (false, "it closed the connection"),
+            (true, "it sent nothing for 0.4 s (the peer timeout)"),
+        ] {
+            let addresses = two_addresses();
+            let cluster = Cluster {
+                addresses: addresses.clone(),
+                process: 0,
+                workers: 1,
+                connect_timeout: Duration::from_secs(30),
+                peer_timeout: Duration::from_millis(400),
+                checkpoints: None,
+            };
+            let (result, panics) = panics_during(|| {
+                let fake = fake_process_one(goal, addresses[0].clone(), move |stream| {
+                    if silent {
+                        // Stopped: it reads nothing and says nothing.
+                        std::thread::sleep(Duration::from_secs(3));
+                    }
+                    drop(stream);
+                });
+                let result = search_cluster(&goal, &cluster, |_| {});
+                fake.join().unwrap();
+                result
+            });
+            let error = result.unwrap_err();
+            let text = error.to_string();
+            assert!(
+                matches!(
+                    &error,
+                    DistributedError::PeerLost {
+                        process: 1,
+                        layer: 0,
+                        ..
+                    }
+                ),
+                "{text}"
+            );
+            assert!(
+                text.contains(&format!("lost process 1 ({})", addresses[1]))
+                    && text.contains("during layer 0")
+                    && text.contains(expect),
+                "{text}"
+            );
+            assert_eq!(panics, 0, "a thread panicked ({text})");
+        }
+    }
+
+    /// The same address twice in the list: every process refuses it at
+    /// once, naming both lines, before it listens.
+    #[test]
+    fn a_repeated_address_is_refused_at_once() {
+        let mut addresses = two_addresses();
+        addresses.push(addresses[0].to_uppercase());
+        let goal = Board::solved(Shape::new(2, 3).unwrap());
+        for process in 0..3 {
+            let cluster = Cluster {
+                addresses: addresses.clone(),
+                process,
+                workers: 1,
+                connect_timeout: Duration::from_secs(600),
+                peer_timeout: Duration::from_secs(60),
+                checkpoints: None,
+            };
+            let error = search_cluster(&goal, &cluster, |_| {}).unwrap_err();
+            assert!(
+                matches!(
+                    &error,
+                    DistributedError::Connect(ConnectError::Duplicate {
+                        first: 0,
+                        second: 2,
+                        ..
+                    })
+                ),
+                "{error}"
+            );
+        }
+    }
+
     /// Two free local addresses.
     fn two_addresses() -> Vec<String> {
         let listeners: Vec<TcpListener> = (0..2)
@@ -1679,6 +2676,7 @@ mod tests {
             process,
             workers: 1,
             connect_timeout: Duration::from_secs(30),
+            peer_timeout: Duration::from_secs(60),
             checkpoints: None,
         };
         let zero = cluster(0);
@@ -1714,6 +2712,7 @@ mod tests {
             process,
             workers,
             connect_timeout: Duration::from_secs(30),
+            peer_timeout: Duration::from_secs(60),
             checkpoints: None,
         };
         let zero = at(0, workers.0);
@@ -1739,11 +2738,11 @@ mod tests {
         }
         let (first, second) = refused_pair((goal, goal), (2, 1));
         assert!(
-            second.to_string().contains("has 2 workers, not 1"),
+            second.to_string().contains("has 2 workers, not 1 worker"),
             "{second}"
         );
         assert!(
-            first.to_string().contains("has 1 workers, not 2"),
+            first.to_string().contains("has 1 worker, not 2 workers"),
             "{first}"
         );
     }
@@ -1771,6 +2770,7 @@ mod tests {
             process: 0,
             workers: 3,
             connect_timeout: Duration::ZERO,
+            peer_timeout: Duration::from_secs(60),
             checkpoints: Some(Checkpoints {
                 dir: dir.to_path_buf(),
                 every: Duration::ZERO,
@@ -1858,6 +2858,7 @@ mod tests {
             process: 0,
             workers: 2,
             connect_timeout: Duration::ZERO,
+            peer_timeout: Duration::from_secs(60),
             checkpoints: Some(Checkpoints {
                 dir: dir.path().to_path_buf(),
                 every: Duration::ZERO,

@@ -80,19 +80,57 @@ pub(crate) struct ManifestMetadata {
 #[non_exhaustive]
 pub enum ShardError {
     /// A file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         /// The file.
         path: PathBuf,
         /// The cause.
+        #[source]
         source: io::Error,
     },
-    /// A file is not a shard or manifest, or is damaged.
-    #[error("{path}: {source}")]
+    /// The directory has no manifest.
+    #[error(
+        "{dir} holds no {MANIFEST_NAME}: it is not a sharded table (the directory of shards a distributed build writes)"
+    )]
+    NoManifest {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A shard the manifest lists is not in the directory.
+    #[error(
+        "{path} is missing: the manifest lists {workers} shards, each written by the process of its worker; copy every one into the directory"
+    )]
+    Missing {
+        /// The shard.
+        path: PathBuf,
+        /// Shards in the table.
+        workers: usize,
+    },
+    /// The manifest is damaged, or not a manifest.
+    #[error(
+        "{path} is not a usable manifest: copy it again from a process that wrote it, or build the sharded table again"
+    )]
     Table {
         /// The file.
         path: PathBuf,
         /// What is wrong.
+        #[source]
+        source: TableError,
+    },
+    /// A shard is damaged, or not a shard.
+    #[error(
+        "{path} is not a usable shard: copy it again from the process that wrote it, or build the sharded table again ({} goal {goal} on {workers} workers)",
+        goal.shape()
+    )]
+    Damaged {
+        /// The shard.
+        path: PathBuf,
+        /// The goal of the table, as the manifest says.
+        goal: Board,
+        /// Its workers (shards).
+        workers: usize,
+        /// What is wrong.
+        #[source]
         source: TableError,
     },
     /// A shard does not belong with the manifest.
@@ -112,7 +150,12 @@ pub enum ShardError {
 
 /// Writes this process's shards (its workers' parts) and the manifest
 /// into `dir`, each by way of a temporary file renamed into place, then
-/// removes those workers' checkpoints from `dir`; the paths written.
+/// removes those workers' checkpoints from `dir`, and what is left there
+/// of another build: shards and checkpoints of another number of workers,
+/// and of another run (by their names and headers; no other file is
+/// touched). When the disk is full, those workers' checkpoints make way
+/// for the shards that replace them first. The paths written; an error
+/// names the file.
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate};
@@ -127,6 +170,21 @@ pub enum ShardError {
 /// ```
 #[cfg(feature = "cluster")]
 pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<PathBuf>> {
+    let written = match write_parts(dir, goal, run) {
+        Err(e) if e.kind() == io::ErrorKind::StorageFull => {
+            remove_checkpoints(dir, run)?;
+            write_parts(dir, goal, run)?
+        }
+        other => other?,
+    };
+    remove_checkpoints(dir, run)?;
+    remove_other_builds(dir, run)?;
+    Ok(written)
+}
+
+/// Writes the shards and the manifest (see [`write_shards`]).
+#[cfg(feature = "cluster")]
+fn write_parts(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<PathBuf>> {
     let class = GoalClass::of(goal);
     let goals = Goals::new(&class);
     let generator = concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string();
@@ -143,7 +201,7 @@ pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<V
             end: part.range.end,
         };
         let path = dir.join(shard_name(part.worker, workers));
-        write_body(&path, Kind::Shard, &shard, &part.entries)?;
+        write_body(&path, Kind::Shard, &shard, &part.entries).map_err(|e| naming(&path, e))?;
         written.push(path);
     }
     let manifest = ManifestMetadata {
@@ -167,23 +225,108 @@ pub fn write_shards(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<V
     };
     let path = dir.join(MANIFEST_NAME);
     let bytes = format::write(Kind::ShardManifest, ENCODING_MOD3, &manifest, &[]);
-    crate::store::write_atomic(&path, &bytes, true)?;
+    crate::store::write_atomic(&path, &bytes, true).map_err(|e| naming(&path, e))?;
     written.push(path);
-    // The shards replace their workers' checkpoints.
+    Ok(written)
+}
+
+/// `e`, with the file it happened to.
+#[cfg(feature = "cluster")]
+fn naming(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// Removes `path`; gone already is fine.
+#[cfg(feature = "cluster")]
+fn remove(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(naming(path, e)),
+        _ => Ok(()),
+    }
+}
+
+/// Removes the checkpoints of this process's workers: the shards
+/// replace them.
+#[cfg(feature = "cluster")]
+fn remove_checkpoints(dir: &Path, run: &Distributed) -> io::Result<()> {
+    let workers = run.shards.len();
     for part in &run.parts {
         for slot in 0..2 {
-            let path = dir.join(super::worker_checkpoint::checkpoint_name(
-                part.worker,
-                workers,
-                slot,
-            ));
-            match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
+            let name = super::worker_checkpoint::checkpoint_name(part.worker, workers, slot);
+            remove(&dir.join(name))?;
         }
     }
-    Ok(written)
+    Ok(())
+}
+
+/// Removes the shards and checkpoints in `dir` of another build than
+/// `run`: of another number of workers, or of another run (a file that
+/// cannot be read as one is of another run). The files of this run's
+/// other processes, when they share the directory, stay.
+#[cfg(feature = "cluster")]
+fn remove_other_builds(dir: &Path, run: &Distributed) -> io::Result<()> {
+    use super::worker_checkpoint::{ENCODING_WORKER_CHECKPOINT, WorkerCheckpoint};
+    let workers = run.shards.len();
+    let entries = std::fs::read_dir(dir).map_err(|e| naming(dir, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| naming(dir, e))?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let path = entry.path();
+        let stale = if let Some((_, of)) = parse_name(name, "shard-", ".slidedb") {
+            of != workers
+                || run_of::<ShardMetadata>(&path, Kind::Shard, ENCODING_MOD3, |m| m.run)
+                    != Some(run.run)
+        } else if let Some((_, of)) = parse_name(name, "checkpoint-", "-0.slidedb")
+            .or_else(|| parse_name(name, "checkpoint-", "-1.slidedb"))
+        {
+            of != workers
+                || run_of::<WorkerCheckpoint>(
+                    &path,
+                    Kind::WorkerCheckpoint,
+                    ENCODING_WORKER_CHECKPOINT,
+                    |m| m.run,
+                ) != Some(run.run)
+        } else {
+            false
+        };
+        if stale {
+            remove(&path)?;
+        }
+    }
+    Ok(())
+}
+
+/// `k` and `n` of a name `{prefix}{k}-of-{n}{suffix}`.
+#[cfg(feature = "cluster")]
+fn parse_name(name: &str, prefix: &str, suffix: &str) -> Option<(usize, usize)> {
+    let middle = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+    let (k, n) = middle.split_once("-of-")?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    Some((number(k)?, number(n)?))
+}
+
+/// The run a file's metadata names, if it reads as a file of `kind`.
+#[cfg(feature = "cluster")]
+fn run_of<M: serde::de::DeserializeOwned>(
+    path: &Path,
+    kind: Kind,
+    encoding: u16,
+    run: impl Fn(&M) -> u64,
+) -> Option<u64> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let mut prefix = Vec::new();
+    file.take(format::HEADER_LEN as u64 + format::MAX_METADATA_LEN)
+        .read_to_end(&mut prefix)
+        .ok()?;
+    let frame = format::read_head::<M>(&prefix, len, kind, encoding).ok()?;
+    Some(run(&frame.metadata))
 }
 
 /// Writes a file of `kind` with `body` over `path`, by way of
@@ -219,9 +362,14 @@ fn write_body<M: Serialize>(path: &Path, kind: Kind, metadata: &M, body: &[u8]) 
 /// Reads and checks a sharded table's manifest; with its bytes.
 fn read_manifest(dir: &Path) -> Result<(ManifestMetadata, Vec<u8>), ShardError> {
     let path = dir.join(MANIFEST_NAME);
-    let bytes = std::fs::read(&path).map_err(|source| ShardError::Read {
-        path: path.clone(),
-        source,
+    let bytes = std::fs::read(&path).map_err(|source| match source.kind() {
+        io::ErrorKind::NotFound if dir.is_dir() => ShardError::NoManifest {
+            dir: dir.to_path_buf(),
+        },
+        _ => ShardError::Read {
+            path: path.clone(),
+            source,
+        },
     })?;
     let table = |source| ShardError::Table {
         path: path.clone(),
@@ -279,6 +427,9 @@ pub(crate) struct ShardBody {
 /// The bodies of a sharded table's shards, for [`Table`](super::Table)
 /// to read entries from.
 pub(crate) struct ShardBodies {
+    /// The goal of the table, and each shard's file.
+    goal: Board,
+    paths: Vec<PathBuf>,
     per_blank: u64,
     /// Each shard's first tile order past its range, in worker order.
     ends: Vec<u64>,
@@ -306,8 +457,24 @@ impl ShardBodies {
 
     /// Checks every body's CRC-32 against the manifest's.
     pub(crate) fn verify(&self) -> Result<(), TableError> {
-        for (shard, &crc) in self.shards.iter().zip(&self.crcs) {
-            format::check_body(&shard.map[shard.body.clone()], crc)?;
+        self.check().map_err(|e| match e {
+            ShardError::Damaged { source, .. } => source,
+            other => TableError::metadata(other.to_string()),
+        })
+    }
+
+    /// Checks every body's CRC-32 against the manifest's, naming the
+    /// shard that does not match.
+    pub(crate) fn check(&self) -> Result<(), ShardError> {
+        for ((shard, &crc), path) in self.shards.iter().zip(&self.crcs).zip(&self.paths) {
+            format::check_body(&shard.map[shard.body.clone()], crc).map_err(|source| {
+                ShardError::Damaged {
+                    path: path.clone(),
+                    goal: self.goal,
+                    workers: self.shards.len(),
+                    source,
+                }
+            })?;
         }
         Ok(())
     }
@@ -316,6 +483,15 @@ impl ShardBodies {
     pub(crate) fn crc(&self) -> u32 {
         let bytes: Vec<u8> = self.crcs.iter().flat_map(|c| c.to_le_bytes()).collect();
         format::crc32(&bytes)
+    }
+}
+
+impl<D> super::Table<D> {
+    /// Of a sharded table, checks every shard's body against the
+    /// manifest's CRC-32, naming a shard that does not match (`None` for a
+    /// table of one file).
+    pub(crate) fn verify_shards(&self) -> Option<Result<(), ShardError>> {
+        self.shards.as_ref().map(|bodies| bodies.check())
     }
 }
 
@@ -334,15 +510,25 @@ pub(crate) fn open_shards(
     let indexer = Indexer::new(class.canonical());
     let cells = indexer.shape().cells();
     let workers = manifest.shards.len();
+    let goal = *class.goal();
     let mut shards = Vec::with_capacity(workers);
+    let mut paths = Vec::with_capacity(workers);
     for shard in &manifest.shards {
         let path = dir.join(shard_name(shard.worker as usize, workers));
-        let read = |source| ShardError::Read {
-            path: path.clone(),
-            source,
+        let read = |source: io::Error| match source.kind() {
+            io::ErrorKind::NotFound => ShardError::Missing {
+                path: path.clone(),
+                workers,
+            },
+            _ => ShardError::Read {
+                path: path.clone(),
+                source,
+            },
         };
-        let table = |source| ShardError::Table {
+        let table = |source| ShardError::Damaged {
             path: path.clone(),
+            goal,
+            workers,
             source,
         };
         let map = crate::store::map_file(&path).map_err(|e| match e {
@@ -388,8 +574,11 @@ pub(crate) fn open_shards(
             start: shard.start,
             run,
         });
+        paths.push(path);
     }
     let bodies = ShardBodies {
+        goal,
+        paths,
         per_blank: indexer.per_blank(),
         ends: manifest.shards.iter().map(|s| s.end).collect(),
         crcs: manifest.shards.iter().map(|s| s.crc).collect(),

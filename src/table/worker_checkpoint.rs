@@ -73,8 +73,33 @@ pub(crate) struct Saved {
 }
 
 /// Writes a worker's state over slot `path`, by way of a `.partial`
-/// file, synced, then renamed; the file's length.
+/// file, synced, then renamed; the file's length. The slot written is the
+/// worker's older one: when the disk is full, its checkpoint makes way for
+/// the new one (the newer slot stays whole), so that a worker needs room
+/// for two checkpoints, not three.
 pub(crate) fn write_checkpoint(
+    path: &Path,
+    metadata: &WorkerCheckpoint,
+    residues: &[u64],
+    frontier: &[u64],
+) -> Result<u64, BuildError> {
+    match write_slot(path, metadata, residues, frontier) {
+        Err(BuildError::Io { source, .. })
+            if source.kind() == io::ErrorKind::StorageFull && path.exists() =>
+        {
+            std::fs::remove_file(path).map_err(|source| BuildError::Io {
+                what: "remove",
+                path: path.to_path_buf(),
+                source,
+            })?;
+            write_slot(path, metadata, residues, frontier)
+        }
+        written => written,
+    }
+}
+
+/// Writes a worker's state over slot `path` (see [`write_checkpoint`]).
+fn write_slot(
     path: &Path,
     metadata: &WorkerCheckpoint,
     residues: &[u64],

@@ -2,86 +2,53 @@
 //! distributed build to a directory of shards, and `slidedb-gen merge`.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use slidedb::Board;
 use slidedb::table::{
-    Checkpoints, Cluster, ClusterEvent, DistributedError, merge_shards, search_cluster,
+    Checkpoints, Cluster, ClusterEvent, MANIFEST_NAME, ShardError, merge_shards, search_cluster,
     write_shards,
 };
 
 /// How long a process waits for the others to start and connect.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The first panic of any thread, recorded instead of printed: when a
-/// process of the cluster dies, timely's threads in the others panic; the
-/// first panic's cause goes into one error message, and the process exits
-/// with status 2 at once.
-static FIRST_PANIC: Mutex<Option<String>> = Mutex::new(None);
-
-/// Records panics (see [`FIRST_PANIC`]) until the guard is dropped, which
-/// puts the previous hook back.
-fn record_panics() -> impl Drop {
-    type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
-    struct Restore(Option<Hook>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            if let Some(previous) = self.0.take() {
-                std::panic::set_hook(previous);
-            }
-        }
-    }
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "a worker thread stopped".into());
-        if let Ok(mut first) = FIRST_PANIC.lock()
-            && first.is_none()
-        {
-            // A worker that stops leaves the search unable to finish:
-            // say so and exit now, before timely's other threads, unwinding
-            // beside it, can panic again and abort the process.
-            eprintln!(
-                "slidedb-gen: error: {} ({message})",
-                DistributedError::WorkerLost
-            );
-            *first = Some(message);
-            std::process::exit(2);
-        }
-    }));
-    Restore(Some(previous))
-}
-
 /// The `host:port` lines of a hosts file (blank lines and `#` comments
-/// skipped).
+/// skipped). A line repeated is an error naming both lines, found by
+/// every process before it listens.
 pub fn read_hosts(path: &Path) -> Result<Vec<String>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the hosts list {}", path.display()))?;
-    let hosts: Vec<String> = text
+    // Each host with its line in the file (from 1).
+    let hosts: Vec<(usize, String)> = text
         .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(i, l)| (i, l.to_string()))
         .collect();
-    for (i, host) in hosts.iter().enumerate() {
+    for (k, (line, host)) in hosts.iter().enumerate() {
         if !host.contains(':') {
             bail!(
-                "{}: line {} ({host:?}) is not host:port",
-                path.display(),
-                i + 1
+                "{}: line {line} ({host:?}) is not host:port",
+                path.display()
+            );
+        }
+        if let Some((first, _)) = hosts[..k]
+            .iter()
+            .find(|(_, other)| other.eq_ignore_ascii_case(host))
+        {
+            bail!(
+                "{}: lines {first} and {line} are both {host}: give every process its own host:port",
+                path.display()
             );
         }
     }
     if hosts.is_empty() {
         bail!("{}: no host:port lines", path.display());
     }
-    Ok(hosts)
+    Ok(hosts.into_iter().map(|(_, host)| host).collect())
 }
 
 /// What the distributed build was asked.
@@ -93,6 +60,8 @@ pub struct Request<'a> {
     pub dir: PathBuf,
     /// How often to checkpoint (none: never).
     pub checkpoint_every: Option<Duration>,
+    /// How long another process may be silent (zero: forever).
+    pub peer_timeout: Duration,
     pub quiet: bool,
 }
 
@@ -106,16 +75,30 @@ pub fn build(request: Request) -> Result<()> {
         hosts,
         dir,
         checkpoint_every,
+        peer_timeout,
         quiet,
     } = request;
-    if dir.join(slidedb::table::MANIFEST_NAME).exists() && !force {
+    if dir.join(MANIFEST_NAME).exists() && !force {
         bail!(
             "{} holds a sharded table: pass --force to replace it",
             dir.display()
         );
     }
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+    // As every other --out: the folder it goes into must exist (a
+    // mistyped path makes no folders), and must be writable.
+    match std::fs::metadata(&dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => bail!(
+            "{} is a file: --workers and --hosts write a directory of shards, so name a directory",
+            dir.display()
+        ),
+        Err(_) => {
+            slidedb::store::check_writable(&dir)
+                .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+            std::fs::create_dir(&dir)
+                .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+        }
+    }
     let start = Instant::now();
     let (process, processes) = match &hosts {
         Some((list, process)) => (*process, list.len()),
@@ -173,25 +156,13 @@ pub fn build(request: Request) -> Result<()> {
         process,
         workers,
         connect_timeout: CONNECT_TIMEOUT,
+        peer_timeout,
         checkpoints: checkpoint_every.map(|every| Checkpoints {
             dir: dir.clone(),
             every,
         }),
     };
-    let recording = record_panics();
-    let result = search_cluster(goal, &cluster, on_event);
-    let finished = match result {
-        Ok(finished) => finished,
-        Err(e @ DistributedError::WorkerLost) => {
-            let cause = FIRST_PANIC.lock().ok().and_then(|p| p.clone());
-            match cause {
-                Some(cause) => bail!("{e} ({cause})"),
-                None => bail!("{e}"),
-            }
-        }
-        Err(e) => return Err(e.into()),
-    };
-    drop(recording);
+    let finished = search_cluster(goal, &cluster, on_event)?;
     let written = write_shards(&dir, goal, &finished)
         .with_context(|| format!("cannot write the shards into {}", dir.display()))?;
     if !quiet {
@@ -226,8 +197,18 @@ pub fn merge(dir: &Path, out: &Path, force: bool, quiet: bool) -> Result<()> {
         }
     }
     let start = Instant::now();
-    let bytes = merge_shards(dir, out)
-        .with_context(|| format!("cannot merge the shards of {}", dir.display()))?;
+    let bytes = match merge_shards(dir, out) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let hint = rebuild(&e, dir);
+            let e = anyhow::Error::new(e)
+                .context(format!("cannot merge the shards of {}", dir.display()));
+            return Err(match hint {
+                Some(hint) => anyhow!("{e:#}, {hint}"),
+                None => e,
+            });
+        }
+    };
     if !quiet {
         say!(
             "slidedb-gen: merged {} into {} ({bytes} bytes) in {:.2} s",
@@ -237,4 +218,28 @@ pub fn merge(dir: &Path, out: &Path, force: bool, quiet: bool) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// For a damaged shard of `dir`, the command that builds the directory
+/// again, as its manifest says it was built.
+fn rebuild(e: &ShardError, dir: &Path) -> Option<String> {
+    let ShardError::Damaged { goal, workers, .. } = e else {
+        return None;
+    };
+    let shape = goal.shape();
+    let mut command = format!("slidedb-gen --size {shape}");
+    if *goal != Board::solved(shape) {
+        command.push_str(&format!(" --goal \"{goal}\""));
+    }
+    Some(if shape.cells() <= slidedb::MAX_IN_MEMORY_CELLS {
+        format!(
+            "or build it again with\n    {command} --workers {workers} --out {} --force",
+            dir.display()
+        )
+    } else {
+        format!(
+            "or build it again with {command} --hosts FILE --process I --out DIR --force on each host ({workers} workers in all), then copy the shards into {}",
+            dir.display()
+        )
+    })
 }

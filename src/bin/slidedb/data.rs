@@ -356,6 +356,25 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
                 }
             })
         }
+        // A damaged shard, which the error names: the distributed build
+        // writes the directory again, as its manifest says it was built.
+        DatabaseError::Shards {
+            path,
+            source: slidedb::table::ShardError::Damaged { goal, workers, .. },
+        } => {
+            let how = format!("--size {} --goal \"{goal}\"", goal.shape());
+            Some(if goal.shape().cells() <= slidedb::MAX_IN_MEMORY_CELLS {
+                format!(
+                    "or build it again with slidedb-gen --workers {workers} --out {} --force (and {how}, as it was built)",
+                    path.display()
+                )
+            } else {
+                format!(
+                    "or build it again with slidedb-gen --hosts FILE --process I --out DIR --force on each host ({workers} workers in all, and {how}), then copy the shards into {}",
+                    path.display()
+                )
+            })
+        }
         _ => None,
     };
     match hint {
