@@ -653,6 +653,12 @@ pub fn build_file(
     // checkpoint (the same command would then refuse the existing table;
     // a stop between the two starts the next run over). A run killed while
     // writing a checkpoint leaves its `.partial`.
+    // The work files go first of all (this run's and any earlier run's):
+    // a kill after the table took its name leaves none behind for a
+    // command that would then refuse the existing table.
+    search.remove_work_files();
+    let _ = fs::remove_file(&files.distances);
+    let _ = fs::remove_file(&files.frontier);
     let _ = fs::remove_file(checkpoint);
     let _ = fs::remove_file(partial_checkpoint(checkpoint));
     if let Err(e) = fs::rename(partial, out) {
@@ -660,7 +666,6 @@ pub fn build_file(
         return Err(io_error("rename", partial, e));
     }
     sync_folder(out);
-    search.remove_work_files();
     // The cheap checks of any open, on what was written.
     let written = Table::open_path(out).map_err(|e| BuildError::Io {
         what: "read back",
