@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use slidedb::{Board, Shape, generate};
 
+use crate::durability::Tmpfs;
 use crate::exe::{path_str, run, run_gen, tempdir};
 
 const SLIDEDB_GEN: &str = env!("CARGO_BIN_EXE_slidedb-gen");
@@ -861,56 +862,6 @@ fn a_missing_or_damaged_shard_is_named_once_with_a_command_that_works() {
     let (code, _, err) = merge();
     assert_eq!(code, 0, "{err}");
     assert!(fs::read(&merged).unwrap() == reference(2, 4));
-}
-
-/// A tmpfs mounted on a folder; unmounted on drop.
-struct Tmpfs {
-    dir: PathBuf,
-}
-
-impl Tmpfs {
-    /// Mounts a tmpfs with `options` on `dir`, or returns `None` (after a
-    /// note on stderr) where that is not permitted.
-    fn mount(dir: &Path, options: &str, test: &str) -> Option<Tmpfs> {
-        let result = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", options, "tmpfs", path_str(dir)])
-            .stdin(Stdio::null())
-            .output();
-        match result {
-            Ok(out) if out.status.success() => Some(Tmpfs {
-                dir: dir.to_path_buf(),
-            }),
-            Ok(out) => {
-                eprintln!(
-                    "note: {test} skipped: cannot mount a tmpfs ({}): {}",
-                    out.status,
-                    String::from_utf8_lossy(&out.stderr).trim()
-                );
-                None
-            }
-            Err(e) => {
-                eprintln!("note: {test} skipped: cannot run mount: {e}");
-                None
-            }
-        }
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let umount = |args: &[&str]| {
-            Command::new("umount")
-                .args(args)
-                .arg(&self.dir)
-                .stdin(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        };
-        if !umount(&[]) && !umount(&["-l"]) {
-            eprintln!("warning: could not unmount {}", self.dir.display());
-        }
-    }
 }
 
 /// A disk with room for the shards but not for two checkpoints (3x3 on

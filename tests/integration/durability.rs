@@ -427,15 +427,16 @@ fn killed_generator_leaves_the_old_table_or_the_new_one() {
 // 2. A full or read-only folder.
 // ---------------------------------------------------------------------
 
-/// A tmpfs mounted on a folder; unmounted on drop.
-struct Tmpfs {
-    dir: PathBuf,
+/// A tmpfs mounted on a folder; unmounted on drop (the cluster's tests
+/// use it too).
+pub(crate) struct Tmpfs {
+    pub(crate) dir: PathBuf,
 }
 
 impl Tmpfs {
     /// Mounts a tmpfs with `options` on `dir`, or returns `None` (after a
     /// note on stderr) where that is not permitted.
-    fn mount(dir: &Path, options: &str, test: &str) -> Option<Tmpfs> {
+    pub(crate) fn mount(dir: &Path, options: &str, test: &str) -> Option<Tmpfs> {
         let result = Command::new("mount")
             .args(["-t", "tmpfs", "-o", options, "tmpfs", path_str(dir)])
             .stdin(Stdio::null())
