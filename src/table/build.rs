@@ -334,13 +334,7 @@ pub fn plan_build(
     options: &BuildOptions,
 ) -> Result<BuildPlan, BuildError> {
     let shape = goal.shape();
-    if shape.cells() > MAX_TABLE_CELLS {
-        return Err(GenerateError::TooLarge {
-            shape,
-            states: shape.states(),
-        }
-        .into());
-    }
+    fits_a_table(shape)?;
     let class = GoalClass::of(goal);
     let indexer = Indexer::new(class.canonical());
     let (distances, frontier) = resident_bytes(shape.cells(), indexer.per_blank());
@@ -475,13 +469,7 @@ fn check_disk(
 /// ```
 pub fn check_disk_for_table(goal: &Board, out: &Path) -> Result<u64, BuildError> {
     let shape = goal.shape();
-    if shape.cells() > MAX_TABLE_CELLS {
-        return Err(GenerateError::TooLarge {
-            shape,
-            states: shape.states(),
-        }
-        .into());
-    }
+    fits_a_table(shape)?;
     let indexer = Indexer::new(GoalClass::of(goal).canonical());
     let len = file_len(&indexer);
     check_disk(&folder_of(out), len, len, "the table")?;
@@ -497,6 +485,18 @@ static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 pub(super) fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
     let _creating = CREATING.lock().unwrap_or_else(|e| e.into_inner());
     create()
+}
+
+/// Refuses a board too big for a full table.
+fn fits_a_table(shape: Shape) -> Result<(), BuildError> {
+    if shape.cells() > MAX_TABLE_CELLS {
+        return Err(GenerateError::TooLarge {
+            shape,
+            states: shape.states(),
+        }
+        .into());
+    }
+    Ok(())
 }
 
 /// Removes, on drop, the files a stopped or finished build cannot use

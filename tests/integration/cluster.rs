@@ -211,11 +211,7 @@ fn workers_of_one_process_build_the_table() {
     );
     assert_eq!(code, 2);
     assert!(err.contains("--force"), "{err}");
-    let mut names: Vec<String> = fs::read_dir(&shards)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
+    let names = sorted_names(&shards);
     assert_eq!(
         names,
         [
@@ -741,11 +737,7 @@ fn out_dir_needs_its_folder_and_force_leaves_no_old_shard() {
     fs::write(shards.join("notes.txt"), "mine").unwrap();
     fs::write(shards.join("checkpoint-4-of-5-1.slidedb"), "old").unwrap();
     build("2", true);
-    let mut names: Vec<String> = fs::read_dir(&shards)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
+    let names = sorted_names(&shards);
     assert_eq!(
         names,
         [
@@ -917,4 +909,14 @@ fn checkpoints_that_fail_on_a_full_disk_leave_the_build_to_finish() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(fs::read(&merged).unwrap() == reference(3, 3));
+}
+
+/// The names in `dir`, sorted.
+fn sorted_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
 }
