@@ -189,14 +189,15 @@ def test_sizes_out_of_range():
 @pytest.fixture(scope="module")
 def slidedb_gen():
     """The command line's generator, to make a sharded table with: $SLIDEDB_GEN,
-    else the repository's build (`cargo build --release`, as CI does first),
+    else the repository's build (`cargo build --release`, or the `ci` profile
+    CI builds first),
     else one on the PATH."""
     root = Path(__file__).resolve().parents[2]
     target = Path(os.environ.get("CARGO_TARGET_DIR", "target"))
     if not target.is_absolute():
         target = root / target
     candidates = [os.environ.get("SLIDEDB_GEN")]
-    candidates += [target / profile / "slidedb-gen" for profile in ("release", "debug")]
+    candidates += [target / profile / "slidedb-gen" for profile in ("release", "ci", "debug")]
     candidates.append(shutil.which("slidedb-gen"))
     for candidate in candidates:
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):

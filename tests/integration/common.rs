@@ -1,82 +1,15 @@
-//! Helpers shared by the integration tests: a plain reference BFS, the
-//! published distributions kept in `tests/data/`, and deadlines for
-//! searches.
+//! Helpers of the library's integration tests: tables built once,
+//! scrambled boards, answers checked, and deadlines for searches. What the
+//! programs' tests need too (the reference BFS, the published data, move
+//! letters) is in `tests/support/shared.rs`, re-exported here.
+
+pub use crate::shared::*;
 
 use std::collections::HashMap;
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use slidedb::{Board, Move, Shape};
-
-/// Distances from `goal` to every reachable board by a textbook BFS over a
-/// hash map: slow and obviously right, the reference the table must match.
-pub fn reference_bfs(goal: &Board) -> HashMap<Board, u32> {
-    let mut dist = HashMap::new();
-    let mut queue = VecDeque::new();
-    dist.insert(*goal, 0);
-    queue.push_back(*goal);
-    while let Some(b) = queue.pop_front() {
-        let d = dist[&b];
-        for m in Move::ALL {
-            if let Some(n) = b.apply(m) {
-                dist.entry(n).or_insert_with(|| {
-                    queue.push_back(n);
-                    d + 1
-                });
-            }
-        }
-    }
-    dist
-}
-
-/// A published distribution: the goal, the layer counts, the states at the
-/// greatest distance.
-pub struct Distribution {
-    pub goal: Board,
-    pub layers: Vec<u64>,
-    pub antipodes: Vec<Board>,
-}
-
-/// Reads `tests/data/distributions/NAME`.
-pub fn distribution(name: &str) -> Distribution {
-    let path = format!(
-        "{}/tests/data/distributions/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut shape = None;
-    let mut goal = None;
-    let mut layers = Vec::new();
-    let mut antipodes = Vec::new();
-    let mut in_antipodes = false;
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("# ") {
-            if let Some((size, g)) = rest.split_once(" goal: ") {
-                let s: Shape = size.parse().unwrap();
-                shape = Some(s);
-                goal = Some(Board::parse(g, Some(s)).unwrap());
-            } else if rest.starts_with("max distance") {
-                in_antipodes = true;
-            } else if in_antipodes && rest.starts_with("  ") {
-                antipodes.push(Board::parse(rest, shape).unwrap());
-            } else {
-                in_antipodes = false;
-            }
-        } else if !line.trim().is_empty() {
-            let mut it = line.split_whitespace();
-            let d: usize = it.next().unwrap().parse().unwrap();
-            let c: u64 = it.next().unwrap().parse().unwrap();
-            assert_eq!(d, layers.len(), "{path}: distances in order");
-            layers.push(c);
-        }
-    }
-    Distribution {
-        goal: goal.expect("a goal line"),
-        layers,
-        antipodes,
-    }
-}
 
 /// Whether `moves` lead from `board` to `goal`.
 pub fn leads_to(board: &Board, moves: &[Move], goal: &Board) -> bool {
@@ -206,29 +139,4 @@ impl Deadline {
         let found = self.solve(&solver, board, algorithm, heuristic)?;
         check_answer(board, found.moves.as_deref(), algorithm.is_optimal())
     }
-}
-
-/// Applies one move letter (the direction the blank goes) to `cells`,
-/// `cols` wide; fails the test on an illegal move.
-pub fn apply_letter(cells: &mut [u8], cols: usize, letter: char) {
-    let rows = cells.len() / cols;
-    let blank = cells.iter().position(|&t| t == 0).expect("a blank");
-    let (r, c) = (blank / cols, blank % cols);
-    let target = match letter {
-        'u' if r > 0 => blank - cols,
-        'd' if r + 1 < rows => blank + cols,
-        'l' if c > 0 => blank - 1,
-        'r' if c + 1 < cols => blank + 1,
-        _ => panic!("illegal move {letter:?} with the blank at row {r}, column {c}"),
-    };
-    cells.swap(blank, target);
-}
-
-/// The cells after every letter of `moves`.
-pub fn apply_letters(cells: &[u8], cols: usize, moves: &str) -> Vec<u8> {
-    let mut b = cells.to_vec();
-    for letter in moves.chars() {
-        apply_letter(&mut b, cols, letter);
-    }
-    b
 }

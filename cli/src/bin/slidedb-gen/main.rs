@@ -125,13 +125,11 @@ enum Command {
 }
 
 #[macro_use]
-#[path = "slidedb/console.rs"]
-mod console;
-#[path = "slidedb-gen/cluster.rs"]
+extern crate slidedb_cli;
+
+use slidedb_cli::{console, manual};
+
 mod cluster;
-#[path = "slidedb/manual.rs"]
-mod manual;
-#[path = "slidedb-gen/stop.rs"]
 mod stop;
 
 /// The most worker threads `--threads` takes: far more than any machine

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[macro_use]
-mod console;
+extern crate slidedb_cli;
+
+use slidedb_cli::{console, manual};
 
 mod alloc;
 mod batch;
@@ -19,7 +21,6 @@ mod count;
 mod data;
 mod distance;
 mod layer;
-mod manual;
 mod probe;
 mod random;
 mod serve;

@@ -1,13 +1,13 @@
 //! What both binaries share about the console: stderr lines that never
 //! panic, stdout whose write errors are named, and clap's help and version
 //! written with their errors checked (clap itself ignores a failed write).
-//! `slidedb-gen` includes this file by path.
 
 use std::io;
 use std::process::ExitCode;
 
 /// Writes a diagnostic line to stderr. A closed stderr is no reason to
 /// panic, so write errors are ignored.
+#[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;

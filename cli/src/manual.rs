@@ -1,6 +1,5 @@
 //! Completion scripts and manual pages, generated from a program's clap
-//! definitions (the same ones `--help` shows). `slidedb-gen` includes
-//! this file by path.
+//! definitions (the same ones `--help` shows).
 
 use std::io::Write as _;
 use std::path::Path;

@@ -650,6 +650,9 @@ fn random_2x5_at_max_distance() {
     let (code, _, stderr) = exe::run_gen(&["--size", "2x5", "--quiet"], data.path());
     assert_eq!(code, 0, "slidedb-gen: {stderr}");
     let published = common::distribution("2x5-blank-corner.txt");
+    // The published layers are those of the goal `--size 2x5` means.
+    let shape = Shape::new(2, 5).unwrap();
+    assert_eq!(published.goal, Board::solved(shape));
     let max = published.layers.len() as u64 - 1;
     assert_eq!(max, 55);
     let (code, stdout, stderr) = exe::run(

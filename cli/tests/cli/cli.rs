@@ -1263,11 +1263,7 @@ const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
 /// The `count` shortest of Korf's 100: (board, optimal length).
 fn easiest_korf(count: usize) -> Vec<(String, usize)> {
-    let text = fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/korf100.txt"
-    ))
-    .unwrap();
+    let text = fs::read_to_string(crate::shared::data_dir().join("korf100.txt")).unwrap();
     let mut all: Vec<(String, usize)> = text
         .lines()
         .map(|l| {

@@ -1,0 +1,13 @@
+//! What the two programs of slidedb, `slidedb` and `slidedb-gen`, share:
+//! the console (stderr lines that never panic, stdout whose write errors
+//! are named, clap's help written with its errors checked) and the
+//! completion scripts and manual pages generated from their definitions.
+//!
+//! The library is the product: every answer comes from the `slidedb`
+//! crate; this package holds only arguments, rendering and exit codes.
+
+#![warn(missing_docs)]
+
+#[macro_use]
+pub mod console;
+pub mod manual;
