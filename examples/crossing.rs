@@ -1,6 +1,6 @@
 //! The share of moves a distributed build sends between owners, for a
 //! board size and owner counts: with the build's split (ranges of tile
-//! orders for every blank cell, `table::owned_ranges`) and with the
+//! orders for every blank cell, `build::owned_ranges`) and with the
 //! alternative of splitting the index into equal contiguous ranges (whole
 //! blank cells while the owners are no more than the cells).
 //!
@@ -17,9 +17,9 @@
 use std::process::ExitCode;
 
 use slidedb::board::Move;
+use slidedb::build::owned_ranges;
 use slidedb::random::{SplitMix64, random_board};
 use slidedb::rank::Indexer;
-use slidedb::table::owned_ranges;
 use slidedb::{Board, Shape};
 
 fn main() -> ExitCode {

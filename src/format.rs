@@ -43,7 +43,7 @@ pub enum Kind {
     /// beside the table to draw boards at rare distances.
     RareLayers,
     /// Kind 4: a checkpoint of a full table's build, from which
-    /// [`build_file`](crate::table::build_file) goes on after a stop.
+    /// [`build_file`](crate::build::build_file) goes on after a stop.
     BuildCheckpoint,
     /// Kind 5: one worker's part of a table a distributed build wrote.
     Shard,

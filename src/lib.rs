@@ -92,25 +92,34 @@
 //!   (`board`, `search`, `solution`).
 //! - [`format`](mod@format): the frame every file shares: magic, version,
 //!   sections, checksums, checked sizes (nothing).
-//! - [`store`]: the data folder, file names, memory maps, the atomic write
-//!   (`board`, `format`).
+//! - [`store`]: the data folder, file names, memory maps, the atomic and
+//!   the framed writes (`board`, `format`).
 //! - `goals` (private): the goals every file records, and their checks
 //!   (`board`, `symmetry`, `format`).
-//! - [`table`]: the full table, its bytes, the parallel BFS that builds
-//!   it, and what it answers beyond one solution: every move's outcome,
-//!   counts of optimal solutions, whole layers, random boards at a
-//!   distance (all of the above but `solver`).
+//! - [`bfs`]: complete searches from a goal, in memory and in two bits a
+//!   board, and the move arithmetic in index space they share; they return
+//!   what they found, never a file (`board`, `rank`, `symmetry`, `store`).
+//! - [`table`]: the read side of a full table: its bytes, its file, the
+//!   sharded reader, and what it answers beyond one solution: every move's
+//!   outcome, counts of optimal solutions, whole layers, random boards at a
+//!   distance; [`generate()`] makes a search's result a table (all of the
+//!   above but `solver`).
 //! - [`pdb`]: additive pattern databases, their bytes, their builder and
-//!   IDA* over them (all of the above but `solver`; not `table`).
+//!   IDA* over them (all of the above but `solver`, `bfs`, `table`).
+//! - [`build`]: the builders above the tables: the resumable file build,
+//!   the cluster's build (feature `cluster`), shards and their merge
+//!   (`bfs`, `table` and below).
 //! - [`verify`]: full checks of a table, and of the searches against it
-//!   (`table`, `solver`).
-//! - [`database`]: the engine over a data folder (everything).
+//!   (`bfs`, `table`, `solver`).
+//! - [`database`]: the engine over a data folder (everything but `verify`).
 //! - [`records`]: the answers as every front end writes them, one JSON
 //!   shape each (`board`, `table`, `database`).
 
 #![warn(missing_docs, missing_debug_implementations)]
 
+pub mod bfs;
 pub mod board;
+pub mod build;
 pub mod database;
 pub mod format;
 mod goals;

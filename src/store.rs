@@ -1,8 +1,8 @@
 //! Where files live on disk: the data folder, file names, memory maps,
 //! and the atomic write.
 
-use std::fs;
-use std::io::{self, Write};
+use std::fs::{self, File};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
@@ -496,4 +496,87 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// A file of the family could not be written: what was being done, to
+/// which file, and what the system said.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {what} {}: {source}", path.display())]
+pub struct WriteError {
+    /// What was being done (`"write"`, `"rename"`).
+    pub what: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// The system's error.
+    #[source]
+    pub source: io::Error,
+}
+
+/// Held while a build creates a file (see
+/// [`crate::build::WorkFiles::remove_scratch_before_exit`]).
+pub(crate) static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs `create` (which creates a file) unless a stop has begun, in which
+/// case it waits for the process to exit.
+pub fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let _creating = CREATING.lock().unwrap_or_else(|e| e.into_inner());
+    create()
+}
+
+/// Writes a file of the family ([`crate::format`]) to `path`, synced: `head(crc)` before a
+/// body that `body` streams, whose CRC-32 the head records (written
+/// first with a CRC of 0, then again once the body is known). Returns
+/// the file's length.
+pub fn write_framed(
+    path: &Path,
+    head: impl Fn(u32) -> Vec<u8>,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<u64, WriteError> {
+    let io = |source| WriteError {
+        what: "write",
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut f = create_file(|| File::create(path)).map_err(io)?;
+    f.write_all(&head(0)).map_err(io)?;
+    let mut writer = Crc32Writer::new(io::BufWriter::with_capacity(1 << 22, &mut f));
+    body(&mut writer).map_err(io)?;
+    let (crc, mut inner) = writer.finish();
+    inner.flush().map_err(io)?;
+    drop(inner);
+    f.seek(SeekFrom::Start(0)).map_err(io)?;
+    f.write_all(&head(crc)).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    f.metadata().map(|m| m.len()).map_err(io)
+}
+
+/// A writer that keeps the CRC-32 of what passes through it.
+struct Crc32Writer<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Crc32Writer<W> {
+    fn new(inner: W) -> Crc32Writer<W> {
+        Crc32Writer {
+            inner,
+            crc: crc32fast::Hasher::new(),
+        }
+    }
+
+    fn finish(self) -> (u32, W) {
+        (self.crc.finalize(), self.inner)
+    }
+}
+
+impl<W: Write> Write for Crc32Writer<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }

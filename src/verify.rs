@@ -5,13 +5,14 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use crate::bfs::search_and_compare;
 use crate::board::Board;
 use crate::format::TableError;
 use crate::rank::Index;
 use crate::solution::{Solution, SolveError};
 use crate::solver::{Algorithm, Heuristic, Solver};
 use crate::symmetry::GoalClass;
-use crate::table::{GenerateError, Table, check_entries, generate, search_and_compare};
+use crate::table::{GenerateError, Table, check_entries, generate};
 
 /// Something wrong with a table.
 #[derive(Debug, thiserror::Error)]

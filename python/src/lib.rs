@@ -19,10 +19,11 @@ use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyBool, PyDict, PyInt, PyList, PyString};
 use rayon::prelude::*;
 
+use slidedb::build::merge_shards;
 use slidedb::random::{SplitMix64, random_board};
 use slidedb::records::{ProbeRecord, SolveRecord, StatsRecord};
 use slidedb::store::{self, Bytes};
-use slidedb::table::{MANIFEST_NAME, merge_shards};
+use slidedb::table::MANIFEST_NAME;
 use slidedb::{
     Board, BoardError, Database, DatabaseError, ForGoal, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS,
     Method, Move, PathCount, Shape, SolveError, Source, Table, moves_to_string,

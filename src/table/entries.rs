@@ -11,7 +11,7 @@
 //! - a horizontal move keeps the tile order, so the neighbour's entry is
 //!   `per_blank` entries before or after, in memory read in order anyway;
 //! - a vertical move's tile order comes from the generator's rank
-//!   arithmetic ([`Search::vertical`]), its Lehmer digits carried along as
+//!   arithmetic ([`IndexMoves::vertical`](crate::bfs::index::IndexMoves::vertical)), its Lehmer digits carried along as
 //!   an odometer. Those entries lie anywhere in the body, so a block of
 //!   boards computes all of its targets and asks the cache for them before
 //!   it reads any.
@@ -26,8 +26,7 @@ use rayon::prelude::*;
 use crate::rank::Index;
 
 use super::Table;
-use super::generate::Search;
-use super::twobit::{Odometer, prefetch};
+use crate::bfs::index::{IndexMoves, Odometer, prefetch};
 
 /// Tile orders a rayon task checks at a time (for one blank cell).
 const TASK: u64 = 1 << 16;
@@ -75,7 +74,7 @@ pub(crate) fn check_entries<D: AsRef<[u8]> + Sync>(
     let (cells, cols) = (shape.cells(), shape.cols());
     let per_blank = indexer.per_blank();
     let goal = indexer.rank_unchecked(table.indexed_goal()).0;
-    let search = Search::new(indexer, false);
+    let search = IndexMoves::new(indexer, false);
     // A sharded table's entries are read through the table; a file's
     // straight from its body, with the vertical targets prefetched.
     let sharded = table.is_sharded();

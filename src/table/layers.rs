@@ -27,9 +27,9 @@ use crate::rank::Index;
 use crate::solution::SolveError;
 use crate::symmetry::GoalClass;
 
-use super::MAX_IN_MEMORY_CELLS;
 use super::Table;
-use super::generate::{LayerBoards, sweep};
+use crate::bfs::MAX_IN_MEMORY_CELLS;
+use crate::bfs::{LayerBoards, sweep};
 
 /// The boards of a table's rare layers, as indexes, to draw from them
 /// directly: a layer is rare when it holds at most
@@ -288,7 +288,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         };
         // Past 12 cells the search runs in 3 bits a board.
         let searched = if self.shape().cells() > MAX_IN_MEMORY_CELLS {
-            super::twobit::sweep(&self.class, &mut check)
+            crate::bfs::twobit::sweep(&self.class, &mut check)
         } else {
             sweep(&self.class, |frontier| check(frontier))
         };

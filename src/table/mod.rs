@@ -7,40 +7,22 @@
 //! holds, every goal of the class: [`Table::solve_toward_into`] answers
 //! toward any of them.
 
-mod build;
-#[cfg(feature = "cluster")]
-mod distributed;
 mod entries;
-mod file;
+pub(crate) mod file;
 mod generate;
 mod layers;
 mod query;
-mod shards;
-mod twobit;
-#[cfg(feature = "cluster")]
-mod worker_checkpoint;
+pub(crate) mod shards;
 
 use std::path::Path;
 
-pub use build::{
-    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, WorkFiles,
-    build_file, check_disk_for_table, plan_build, work_files,
-};
-#[cfg(feature = "cluster")]
-pub use distributed::{
-    Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,
-    Part, ShardSum, owned_ranges, search_cluster, search_distributed, table_from_parts,
-};
+pub use crate::bfs::{GenerateError, Layer, MAX_HARDEST, MAX_IN_MEMORY_CELLS};
 pub(crate) use entries::check_entries;
-pub use file::{ENCODING_MOD3, MAX_HARDEST};
-pub use generate::{GenerateError, Layer, generate};
+pub use file::ENCODING_MOD3;
+pub use generate::{generate, generate_two_bit};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
-#[cfg(feature = "cluster")]
-pub use shards::write_shards;
-pub use shards::{MANIFEST_NAME, ShardError, merge_shards, shard_name};
-pub use twobit::generate_two_bit;
-pub(crate) use twobit::search_and_compare;
+pub use shards::{MANIFEST_NAME, ShardError, shard_name};
 
 use crate::board::{Adjacency, Board, Move, Shape};
 use crate::format::TableError;
@@ -50,12 +32,9 @@ use crate::store::map_file;
 use crate::symmetry::GoalClass;
 
 /// The most cells a full table has (2×7: 43,589,145,600 states, a
-/// 10.9 GB file), built to a file by [`build_file`].
-pub const MAX_TABLE_CELLS: usize = 14;
-
-/// The most cells a full table is built for in memory, by [`generate()`]
-/// (3×4: 239,500,800 states, a 60 MB table).
-pub const MAX_IN_MEMORY_CELLS: usize = 12;
+/// 10.9 GB file), built to a file by [`crate::build::build_file`]: the
+/// most a complete search covers.
+pub const MAX_TABLE_CELLS: usize = crate::bfs::MAX_SEARCH_CELLS;
 
 /// A distance table over every board that can reach one goal: for each
 /// [`Index`], the board's distance to the goal mod 3, in 2 bits.

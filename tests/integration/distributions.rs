@@ -166,7 +166,7 @@ fn the_two_bit_search_builds_the_same_twelve_cell_bytes() {
 /// `generate` builds, and reports the plan and each layer as it goes.
 #[test]
 fn a_table_built_to_a_file_is_the_generated_table() {
-    use slidedb::table::{BuildError, BuildEvent, BuildOptions, build_file, plan_build};
+    use slidedb::build::{BuildError, BuildEvent, BuildOptions, build_file, plan_build};
     let dir = tempfile::tempdir().unwrap();
     for (size, goal) in [
         ("2x3", "1 2 3 4 5 0"),

@@ -1204,7 +1204,7 @@ fn a_resident_build_after_a_killed_segmented_one_removes_its_work_files() {
     let data = tempdir();
     let dir = tempdir();
     let out = dir.path().join("table.slidedb");
-    let files = slidedb::table::work_files(&out);
+    let files = slidedb::build::work_files(&out);
     let base = [
         "--size",
         "2x5",
@@ -1252,7 +1252,7 @@ fn a_stopped_build_removes_its_work_files_and_keeps_its_checkpoint() {
             let data = tempdir();
             let dir = tempdir();
             let out = dir.path().join("table.slidedb");
-            let files = slidedb::table::work_files(&out);
+            let files = slidedb::build::work_files(&out);
             let every = if after_a_checkpoint { "0" } else { "1h" };
             let args = [
                 "--size",

@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use slidedb::Board;
-use slidedb::table::{
-    Checkpoints, Cluster, ClusterEvent, MANIFEST_NAME, ShardError, merge_shards, search_cluster,
-    write_shards,
+use slidedb::build::{
+    Checkpoints, Cluster, ClusterEvent, merge_shards, search_cluster, write_shards,
 };
+use slidedb::table::{MANIFEST_NAME, ShardError};
 
 /// How long a process waits for the others to start and connect.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);

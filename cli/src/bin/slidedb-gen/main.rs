@@ -342,7 +342,7 @@ fn run(args: &Args) -> Result<()> {
         return build_patterns(args, &pool, &goal, &partition, &out);
     }
     // A build stopped before goes on by the same command, flags or not.
-    let stopped = slidedb::table::work_files(&out).checkpoint.exists();
+    let stopped = slidedb::build::work_files(&out).checkpoint.exists();
     let two_bit = goal.shape().cells() > slidedb::MAX_IN_MEMORY_CELLS
         || args.memory.is_some()
         || args.checkpoint_every.is_some()
@@ -352,7 +352,7 @@ fn run(args: &Args) -> Result<()> {
         return build_to_file(args, &pool, &goal, &out);
     }
     // A full disk is found now, not after the search.
-    slidedb::table::check_disk_for_table(&goal, &out)
+    slidedb::build::check_disk_for_table(&goal, &out)
         .with_context(|| format!("cannot write {}", out.display()))?;
     let start = Instant::now();
     if !args.quiet {
@@ -407,7 +407,7 @@ fn build_to_file(
     goal: &Board,
     out: &std::path::Path,
 ) -> Result<()> {
-    use slidedb::table::{BuildEvent, BuildOptions, build_file};
+    use slidedb::build::{BuildEvent, BuildOptions, build_file};
     let start = Instant::now();
     let options = BuildOptions::default()
         .with_memory(args.memory)
@@ -424,7 +424,7 @@ fn build_to_file(
     let progress = Progress::rate(quiet, states);
     let threads = pool.current_num_threads();
     // A stop at any moment leaves at most the last checkpoint.
-    let files = slidedb::table::work_files(out);
+    let files = slidedb::build::work_files(out);
     let _stop = stop::on_stop(move || files.remove_scratch_before_exit());
     let report = pool.install(|| {
         build_file(goal, out, &options, |event| {

@@ -89,12 +89,15 @@ use crate::goals::Goals;
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
-use super::generate::Search;
-use super::twobit::{Odometer, compact, spread, unreached};
-use super::worker_checkpoint::{
+pub(crate) mod checkpoint;
+
+use crate::bfs::MAX_HARDEST;
+use crate::bfs::index::{IndexMoves, Odometer, compact, spread, unreached};
+use crate::table::{MAX_TABLE_CELLS, Table, assemble};
+
+use checkpoint::{
     Expect, Saved, WorkerCheckpoint, checkpoint_name, read_checkpoint, write_checkpoint,
 };
-use super::{MAX_HARDEST, MAX_TABLE_CELLS, Table, assemble};
 
 /// What went wrong in a distributed search.
 #[derive(Debug, thiserror::Error)]
@@ -297,7 +300,7 @@ pub struct Distributed {
 /// (64 tile orders), in worker order, together `0 .. per_blank`.
 ///
 /// ```
-/// use slidedb::table::owned_ranges;
+/// use slidedb::build::owned_ranges;
 /// let ranges = owned_ranges(20_160, 3);
 /// assert_eq!(ranges[0].start, 0);
 /// assert_eq!(ranges[2].end, 20_160);
@@ -320,7 +323,7 @@ pub fn owned_ranges(per_blank: u64, workers: usize) -> Vec<Range<u64>> {
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate};
-/// use slidedb::table::search_distributed;
+/// use slidedb::build::search_distributed;
 /// let goal = Board::solved(Shape::new(2, 3).unwrap());
 /// let run = search_distributed(&goal, 3, |_| {}).unwrap();
 /// assert_eq!(run.parts.len(), 3);
@@ -1863,7 +1866,7 @@ fn work(
     let per_blank = indexer.per_blank();
     let ranges = owned_ranges(per_blank, peers);
     let range = ranges[me].clone();
-    let search = Search::new(&indexer, false);
+    let search = IndexMoves::new(&indexer, false);
 
     let owners: Vec<u64> = ranges.iter().map(|r| r.end).collect();
     let route = move |index: &u64| owners.partition_point(|&end| end <= index % per_blank) as u64;
@@ -1996,7 +1999,7 @@ fn work(
             let written = Instant::now();
             let path = checkpoints.dir.join(checkpoint_name(me, peers, next_slot));
             let metadata = WorkerCheckpoint {
-                generator: super::build::generator(),
+                generator: crate::build::file::generator(),
                 goals: setup.goals.clone(),
                 run: setup.run,
                 workers: peers as u32,
@@ -2201,7 +2204,7 @@ struct Expanded {
 
 /// The boards one worker owns: their distances mod 3 and the frontier.
 struct Owned<'s, 'a> {
-    search: &'s Search<'a>,
+    search: &'s IndexMoves<'a>,
     range: Range<u64>,
     per_blank: u64,
     cells: usize,
@@ -2219,7 +2222,7 @@ struct Owned<'s, 'a> {
 
 impl<'s, 'a> Owned<'s, 'a> {
     fn new(
-        search: &'s Search<'a>,
+        search: &'s IndexMoves<'a>,
         indexer: &'a Indexer,
         goal: &Board,
         range: Range<u64>,
@@ -2244,7 +2247,7 @@ impl<'s, 'a> Owned<'s, 'a> {
 
     /// A worker's boards as a checkpoint saved them.
     fn restore(
-        search: &'s Search<'a>,
+        search: &'s IndexMoves<'a>,
         indexer: &'a Indexer,
         goal: &Board,
         range: Range<u64>,
@@ -2418,7 +2421,7 @@ impl<'s, 'a> Owned<'s, 'a> {
 }
 
 /// The table the parts of a finished search make, byte for byte the one
-/// [`generate`](super::generate()) builds: `parts` are every worker's, in
+/// [`generate`](crate::table::generate()) builds: `parts` are every worker's, in
 /// any order.
 ///
 /// ```
@@ -2821,7 +2824,7 @@ mod tests {
                 let frame = crate::format::read::<WorkerCheckpoint>(
                     &bytes,
                     crate::format::Kind::WorkerCheckpoint,
-                    super::super::worker_checkpoint::ENCODING_WORKER_CHECKPOINT,
+                    checkpoint::ENCODING_WORKER_CHECKPOINT,
                 )
                 .unwrap();
                 frame.metadata.depth == last

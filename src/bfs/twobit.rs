@@ -1,6 +1,6 @@
 //! The two-bit search: a generator whose memory is the finished table
 //! itself plus one bit a board, the search that builds tables past 12
-//! cells (2×7: 43.6 G boards) and, through [`build_file`](super::build_file),
+//! cells (2×7: 43.6 G boards) and, through [`build_file`](crate::build::build_file),
 //! resumably.
 //!
 //! # Memory
@@ -39,7 +39,7 @@
 //!    before any is claimed, so a core waits for many cache misses at
 //!    once instead of one after another.
 //!
-//! The table it builds is byte for byte the one [`generate`](super::generate())
+//! The table it builds is byte for byte the one [`generate`](crate::table::generate())
 //! builds: an entry is written once, by the layer that first reaches it.
 
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -53,8 +53,9 @@ use crate::board::{Adjacency, Board, Move};
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
-use super::generate::{LayerBoards, Search};
-use super::{GenerateError, Layer, MAX_HARDEST, MAX_IN_MEMORY_CELLS, Table, assemble};
+use super::index::{IndexMoves, Odometer, compact, prefetch, spread, unreached};
+use super::memory::LayerBoards;
+use super::{Finished, GenerateError, Layer, MAX_HARDEST};
 use std::ops::ControlFlow;
 
 /// Frontier words a rayon task takes at a time.
@@ -63,28 +64,12 @@ const CHUNK: usize = 1 << 10;
 /// Vertical targets computed and prefetched before any is claimed.
 const BATCH: usize = 32;
 
-/// Builds the full distance table for `goal` by the two-bit search, in
-/// memory, calling `on_layer` after each layer: the same table as
-/// [`generate`](super::generate()), in about 3 bits of memory a board.
-///
-/// ```
-/// use slidedb::{Board, Shape, generate, table::generate_two_bit};
-/// let goal = Board::solved(Shape::new(2, 3).unwrap());
-/// let table = generate_two_bit(&goal, |_| {}).unwrap();
-/// assert_eq!(table.as_bytes(), generate(&goal, |_| {}).unwrap().as_bytes());
-/// ```
-pub fn generate_two_bit(
-    goal: &Board,
+/// The whole resident two-bit search toward `class`'s canonical goal,
+/// calling `on_layer` after each layer: what it found.
+pub(crate) fn search_resident(
+    class: &GoalClass,
     mut on_layer: impl FnMut(&Layer),
-) -> Result<Table<Vec<u8>>, GenerateError> {
-    let shape = goal.shape();
-    if shape.cells() > MAX_IN_MEMORY_CELLS {
-        return Err(GenerateError::TooLarge {
-            shape,
-            states: shape.states(),
-        });
-    }
-    let class = GoalClass::of(goal);
+) -> Result<Finished, GenerateError> {
     let indexer = Indexer::new(class.canonical());
     let search = search_all(&indexer, class.canonical(), &mut on_layer)?;
     let mut body = Vec::with_capacity(search.body_len() as usize);
@@ -92,7 +77,7 @@ pub fn generate_two_bit(
         .write_body(&mut body)
         .expect("writing to a Vec cannot fail");
     let hardest = search.hardest().expect("a resident search does no I/O");
-    Ok(assemble(&class, search.layers().to_vec(), &hardest, &body))
+    Ok((search.layers().to_vec(), hardest, body))
 }
 
 /// The whole resident two-bit search toward `goal` (the goal `indexer`
@@ -329,7 +314,7 @@ struct Segmented {
 
 /// The state of a two-bit search between layers.
 pub(crate) struct TwoBit<'a> {
-    search: Search<'a>,
+    search: IndexMoves<'a>,
     indexer: &'a Indexer,
     adjacency: Adjacency,
     store: Store,
@@ -415,7 +400,7 @@ impl<'a> TwoBit<'a> {
             } => {
                 // Fresh files of zeros (sparse until written).
                 let create = |path: &std::path::Path, len: u64| {
-                    let f = super::build::create_file(|| {
+                    let f = crate::store::create_file(|| {
                         std::fs::File::options()
                             .read(true)
                             .write(true)
@@ -445,7 +430,7 @@ impl<'a> TwoBit<'a> {
             }
         };
         Ok(Ok(TwoBit {
-            search: Search::new(indexer, false),
+            search: IndexMoves::new(indexer, false),
             indexer,
             adjacency: Adjacency::new(shape),
             store,
@@ -890,7 +875,7 @@ impl<'a> TwoBit<'a> {
     }
 
     /// The first [`MAX_HARDEST`] boards of the deepest layer, in index
-    /// order (as [`generate`](super::generate()) lists them).
+    /// order (as [`generate`](crate::table::generate()) lists them).
     pub(crate) fn hardest(&self) -> io::Result<Vec<Board>> {
         let mut hardest = Vec::new();
         self.for_each_frontier_piece(self.depth(), |cell, start, words| {
@@ -1027,39 +1012,6 @@ struct Segment<'s> {
     into: &'s [AtomicU64],
 }
 
-/// The Lehmer digits of the tile orders a walk visits in increasing
-/// order: a short step forward is cheaper than a fresh start.
-pub(super) struct Odometer<'s, 'a> {
-    search: &'s Search<'a>,
-    at: u64,
-    digits: u64,
-}
-
-impl<'s, 'a> Odometer<'s, 'a> {
-    pub(super) fn new(search: &'s Search<'a>) -> Odometer<'s, 'a> {
-        Odometer {
-            search,
-            at: u64::MAX,
-            digits: 0,
-        }
-    }
-
-    /// The stored digits ([`Search::with_parity`]) of tile order `h`.
-    #[inline]
-    pub(super) fn at(&mut self, h: u64) -> u64 {
-        if self.at <= h && h - self.at <= 64 {
-            while self.at < h {
-                self.digits = self.search.advance(self.digits);
-                self.at += 1;
-            }
-        } else {
-            self.digits = self.search.digits_at(h);
-            self.at = h;
-        }
-        self.search.with_parity(self.digits)
-    }
-}
-
 /// Reads `n` words from word `at` of `file`.
 fn read_words(file: &std::fs::File, at: usize, n: usize) -> io::Result<Vec<AtomicU64>> {
     let mut bytes = vec![0u8; n * 8];
@@ -1107,50 +1059,6 @@ impl Batch {
     }
 }
 
-/// Asks the cache for the line of `at`, which is about to be read or
-/// written.
-#[inline(always)]
-pub(super) fn prefetch<T>(at: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing and cannot fault; the pointer is
-    // valid anyway.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (at as *const T).cast::<i8>(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
-}
-
-/// Bit 2j set where entry j of a word of entries is 0 (not reached).
-#[inline]
-pub(super) fn unreached(word: u64) -> u64 {
-    !(word | word >> 1) & 0x5555_5555_5555_5555
-}
-
-/// The even bits of `x`, packed into the low 32.
-#[inline]
-pub(super) fn compact(mut x: u64) -> u64 {
-    x &= 0x5555_5555_5555_5555;
-    x = (x | x >> 1) & 0x3333_3333_3333_3333;
-    x = (x | x >> 2) & 0x0F0F_0F0F_0F0F_0F0F;
-    x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
-    x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
-    (x | x >> 16) & 0x0000_0000_FFFF_FFFF
-}
-
-/// The low 32 bits of `x`, spread to the even bits.
-#[inline]
-pub(super) fn spread(mut x: u64) -> u64 {
-    x &= 0xFFFF_FFFF;
-    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
-    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
-    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
-    x = (x | x << 2) & 0x3333_3333_3333_3333;
-    (x | x << 1) & 0x5555_5555_5555_5555
-}
-
 /// Sets entry `index` to `stored` (a residue ^ 3, never 0) if it still
 /// reads 0 (not reached); whether this call did (the first of racing
 /// threads).
@@ -1181,8 +1089,10 @@ mod tests {
     #[test]
     fn a_fresh_search_finds_a_table_whole_and_a_changed_one_changed() {
         let goal = Board::solved(crate::board::Shape::EIGHT);
-        let table = super::super::generate(&goal, |_| {}).unwrap();
-        let (layers, body) = (table.layers(), table.body_bytes());
+        let class = GoalClass::of(&goal);
+        let found = super::super::memory::search(&class, |_| {}, |_| ControlFlow::Continue(()));
+        let (layers, _, body) = found.unwrap().unwrap();
+        let (layers, body) = (&layers[..], &body[..]);
         assert_eq!(search_and_compare(&goal, layers, body, |_| {}), Ok(Ok(())));
         let mut changed = body.to_vec();
         changed[1000] ^= 0b01;

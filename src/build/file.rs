@@ -1,5 +1,5 @@
 //! Building a full table straight to a file, resumably: the two-bit
-//! search ([`twobit`](super::twobit)) with a plan of its memory and disk,
+//! search ([`twobit`](crate::bfs::twobit)) with a plan of its memory and disk,
 //! checkpoints, and a body streamed to disk. This is how tables past 12
 //! cells are built (2×7: 43.6 G boards, a 10.9 GB file), and any smaller
 //! one can be built the same way.
@@ -31,7 +31,7 @@
 //! the next layer reads.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -43,10 +43,12 @@ use crate::goals::Goals;
 use crate::rank::Indexer;
 use crate::symmetry::GoalClass;
 
-use super::twobit::{
+use crate::bfs::twobit::{
     Placement, SEGMENT_BITS_PER_BOARD, TwoBit, available_memory, resident_bytes, stream_bytes,
 };
-use super::{GenerateError, Layer, MAX_TABLE_CELLS, Table, file, metadata};
+use crate::bfs::{GenerateError, Layer, MAX_HARDEST};
+use crate::store::{CREATING, write_framed};
+use crate::table::{MAX_TABLE_CELLS, Table, file, metadata};
 
 /// How [`build_file`] builds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,7 +76,7 @@ impl BuildOptions {
     /// The default options with a memory limit.
     ///
     /// ```
-    /// let options = slidedb::table::BuildOptions::default().with_memory(Some(1 << 30));
+    /// let options = slidedb::build::BuildOptions::default().with_memory(Some(1 << 30));
     /// assert_eq!(options.memory, Some(1 << 30));
     /// ```
     pub fn with_memory(mut self, bytes: Option<u64>) -> BuildOptions {
@@ -86,7 +88,7 @@ impl BuildOptions {
     ///
     /// ```
     /// use std::time::Duration;
-    /// let options = slidedb::table::BuildOptions::default().with_checkpoint_every(None);
+    /// let options = slidedb::build::BuildOptions::default().with_checkpoint_every(None);
     /// assert_eq!(options.checkpoint_every, None);
     /// ```
     pub fn with_checkpoint_every(mut self, every: Option<Duration>) -> BuildOptions {
@@ -255,6 +257,16 @@ pub enum BuildError {
     Generate(#[from] GenerateError),
 }
 
+impl From<crate::store::WriteError> for BuildError {
+    fn from(e: crate::store::WriteError) -> BuildError {
+        BuildError::Io {
+            what: e.what,
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 /// Entry encoding of a checkpoint's body: the distances as `residue ^ 3`
 /// (0: not reached), 2 bits an entry in little-endian 64-bit words, then
 /// the frontier bitsets of the deepest layer's blank cells, in cell order.
@@ -289,7 +301,7 @@ pub struct WorkFiles {
 ///
 /// ```
 /// use std::path::Path;
-/// let files = slidedb::table::work_files(Path::new("d/2x7.slidedb"));
+/// let files = slidedb::build::work_files(Path::new("d/2x7.slidedb"));
 /// assert_eq!(files.checkpoint, Path::new("d/2x7.slidedb.checkpoint"));
 /// assert_eq!(files.partial, Path::new("d/2x7.slidedb.partial"));
 /// assert_eq!(files.distances, Path::new("d/2x7.slidedb.distances.work"));
@@ -318,7 +330,7 @@ pub fn work_files(out: &Path) -> WorkFiles {
 /// let out = dir.path().join("2x7.slidedb");
 /// let options = BuildOptions::default().with_memory(Some(32 << 30));
 /// let plan = plan_build(&goal, &out, &options);
-/// # let plan = match plan { Ok(p) => p, Err(slidedb::table::BuildError::Disk { .. }) => return, Err(e) => panic!("{e}") };
+/// # let plan = match plan { Ok(p) => p, Err(slidedb::build::BuildError::Disk { .. }) => return, Err(e) => panic!("{e}") };
 /// assert_eq!(plan.states, 43_589_145_600);
 /// assert_eq!(plan.distances, 10_897_286_400);
 /// assert_eq!(plan.segment, None); // 16.3 GB fit in 32 GiB: all resident
@@ -455,7 +467,7 @@ fn check_disk(
 /// Checks, before any search, that the folder of `out` has room for the
 /// full table of `goal` (written whole, as
 /// [`write_atomic`](crate::write_atomic) writes the table that
-/// [`generate`](super::generate()) returns): a full disk is found in
+/// [`generate`](crate::table::generate()) returns): a full disk is found in
 /// microseconds, not after the search.
 ///
 /// ```
@@ -474,17 +486,6 @@ pub fn check_disk_for_table(goal: &Board, out: &Path) -> Result<u64, BuildError>
     let len = file_len(&indexer);
     check_disk(&folder_of(out), len, len, "the table")?;
     Ok(len)
-}
-
-/// Held while a build creates a file (see
-/// [`WorkFiles::remove_scratch_before_exit`]).
-static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Runs `create` (which creates a file) unless a stop has begun, in which
-/// case it waits for the process to exit.
-pub(super) fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
-    let _creating = CREATING.lock().unwrap_or_else(|e| e.into_inner());
-    create()
 }
 
 /// Refuses a board too big for a full table.
@@ -520,7 +521,7 @@ impl WorkFiles {
     /// Returns the files it removed.
     ///
     /// ```
-    /// use slidedb::table::work_files;
+    /// use slidedb::build::work_files;
     /// let dir = tempfile::tempdir().unwrap();
     /// let files = work_files(&dir.path().join("t.slidedb"));
     /// std::fs::write(&files.distances, b"x").unwrap();
@@ -561,7 +562,7 @@ impl WorkFiles {
 /// Builds the full table of `goal` into the file `out` by the two-bit
 /// search, going on from the checkpoint beside `out` if there is one
 /// (its checkpoints and work files are described in `FORMAT.md`, kind 4): the same bytes as
-/// [`generate`](super::generate()) writes. `on_event` sees the plan, each
+/// [`generate`](crate::table::generate()) writes. `on_event` sees the plan, each
 /// layer and each checkpoint. Runs on the current rayon pool. `out` is
 /// replaced if it exists.
 ///
@@ -687,7 +688,7 @@ fn file_len(indexer: &Indexer) -> u64 {
     // boards; rounded up to the body's alignment.
     let cells = indexer.shape().cells() as u64;
     let body = indexer.len().div_ceil(4);
-    let head = (HEADER_LEN as u64 + 1024 + 256 * 10 + super::MAX_HARDEST as u64 * (cells + 1))
+    let head = (HEADER_LEN as u64 + 1024 + 256 * 10 + MAX_HARDEST as u64 * (cells + 1))
         .next_multiple_of(BODY_ALIGN as u64);
     head + body
 }
@@ -724,29 +725,6 @@ fn io_error(what: &'static str, path: &Path, source: io::Error) -> BuildError {
     }
 }
 
-/// Writes a file of the family to `path`, synced: `head(crc)` before a
-/// body that `body` streams, whose CRC-32 the head records (written
-/// first with a CRC of 0, then again once the body is known). Returns
-/// the file's length.
-pub(super) fn write_framed(
-    path: &Path,
-    head: impl Fn(u32) -> Vec<u8>,
-    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<u64, BuildError> {
-    let io = |e| io_error("write", path, e);
-    let mut f = create_file(|| File::create(path)).map_err(io)?;
-    f.write_all(&head(0)).map_err(io)?;
-    let mut writer = Crc32Writer::new(io::BufWriter::with_capacity(1 << 22, &mut f));
-    body(&mut writer).map_err(io)?;
-    let (crc, mut inner) = writer.finish();
-    inner.flush().map_err(io)?;
-    drop(inner);
-    f.seek(SeekFrom::Start(0)).map_err(io)?;
-    f.write_all(&head(crc)).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    f.metadata().map(|m| m.len()).map_err(io)
-}
-
 /// Writes the table to `partial`, synced.
 fn write_table(
     search: &TwoBit,
@@ -760,6 +738,7 @@ fn write_table(
         |mut out| search.write_body(&mut out),
     )
     .map(drop)
+    .map_err(BuildError::from)
 }
 
 /// Writes a checkpoint of `search` over `path` (by way of a `.partial`
@@ -790,6 +769,7 @@ fn write_checkpoint(
     let written = write_framed(&partial, head, |mut out| {
         search.write_checkpoint_body(&mut out)
     })
+    .map_err(BuildError::from)
     .and_then(|len| {
         fs::rename(&partial, path).map_err(|e| io_error("rename", &partial, e))?;
         sync_folder(path);
@@ -914,7 +894,7 @@ impl<R: Read> Read for Crc32Reader<R> {
     }
 }
 
-pub(super) fn generator() -> String {
+pub(crate) fn generator() -> String {
     concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string()
 }
 
@@ -955,36 +935,5 @@ fn free_disk(folder: &Path) -> Option<u64> {
     {
         let _ = folder;
         None
-    }
-}
-
-/// A writer that keeps the CRC-32 of what passes through it.
-struct Crc32Writer<W> {
-    inner: W,
-    crc: crc32fast::Hasher,
-}
-
-impl<W: Write> Crc32Writer<W> {
-    fn new(inner: W) -> Crc32Writer<W> {
-        Crc32Writer {
-            inner,
-            crc: crc32fast::Hasher::new(),
-        }
-    }
-
-    fn finish(self) -> (u32, W) {
-        (self.crc.finalize(), self.inner)
-    }
-}
-
-impl<W: Write> Write for Crc32Writer<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.crc.update(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
     }
 }

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::format::{self, BODY_ALIGN, HEADER_LEN, Kind, MAX_METADATA_LEN};
 use crate::goals::Goals;
 
-use super::build::{BuildError, write_framed};
+use crate::build::BuildError;
+use crate::store::write_framed;
 
 /// The entry encoding of a worker's checkpoint: its residue words, then
 /// its frontier words (`FORMAT.md`, kind 7).
@@ -127,6 +128,7 @@ fn write_slot(
         }
         Ok(())
     })
+    .map_err(BuildError::from)
     .and_then(|len| {
         std::fs::rename(&partial, path).map_err(|source| BuildError::Io {
             what: "rename",
@@ -183,7 +185,7 @@ pub(crate) fn read_checkpoint(
     )
     .map_err(|e| e.to_string())?;
     let m = frame.metadata;
-    let generator = super::build::generator();
+    let generator = crate::build::file::generator();
     if m.generator != generator {
         return Err(format!("{} wrote it, and this is {generator}", m.generator));
     }

@@ -1,0 +1,28 @@
+//! The builders: tables written to files, resumably, and the cluster's
+//! build across processes. Above the tables ([`crate::table`], which never
+//! imports from here) and the searches ([`crate::bfs`]) they run.
+//!
+//! - `file`: the resumable file build ([`build_file`]): the two-bit search
+//!   with checkpoints, segments, disk and memory checks.
+//! - `cluster` (feature `cluster`): the distributed search over timely
+//!   dataflow, split by role.
+//! - `shards`: a cluster build's shards and manifest, and their merge
+//!   into one file.
+
+#[cfg(feature = "cluster")]
+mod cluster;
+mod file;
+mod shards;
+
+#[cfg(feature = "cluster")]
+pub use cluster::{
+    Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,
+    Part, ShardSum, owned_ranges, search_cluster, search_distributed, table_from_parts,
+};
+pub use file::{
+    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, WorkFiles,
+    build_file, check_disk_for_table, plan_build, work_files,
+};
+pub use shards::merge_shards;
+#[cfg(feature = "cluster")]
+pub use shards::write_shards;
