@@ -54,7 +54,7 @@ pub enum BoardError {
         len: usize,
     },
     /// The cell count fits several shapes and nothing said which.
-    #[error("{cells} cells could be {options}: say which with --size, or split the rows with /")]
+    #[error("{cells} cells could be {options}: give the size, or split the rows with /")]
     AmbiguousSize {
         /// Cells counted.
         cells: usize,
@@ -746,7 +746,7 @@ fn infer_shape(cells: usize) -> Result<Shape, BoardError> {
             hint: if cells > MAX_CELLS {
                 "too many cells"
             } else {
-                "check the count, or give --size"
+                "check the count, or give the size"
             },
         }),
         [one] => Ok(*one),

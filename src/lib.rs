@@ -114,6 +114,9 @@
 //! - [`database`]: the engine over a data folder (everything but `verify`).
 //! - [`records`]: the answers as every front end writes them, one JSON
 //!   shape each (`board`, `table`, `database`).
+//! - [`request`]: what every front end asks, read one way: size, goal,
+//!   distances, random draws, the lines of a batch (`board`, `random`,
+//!   `table`, `database`).
 
 #![warn(missing_docs, missing_debug_implementations)]
 
@@ -127,6 +130,7 @@ pub mod pdb;
 pub mod random;
 pub mod rank;
 pub mod records;
+pub mod request;
 pub mod search;
 pub mod solution;
 pub mod solver;

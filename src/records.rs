@@ -193,8 +193,9 @@ pub struct BoardRecord {
     pub board: String,
     /// The goal.
     pub goal: String,
-    /// Its distance to the goal.
-    pub distance: u32,
+    /// Its distance to the goal; `null` where no table tells it (a
+    /// random board of a size without one).
+    pub distance: Option<u32>,
 }
 
 impl BoardRecord {
@@ -209,7 +210,23 @@ impl BoardRecord {
         BoardRecord {
             board: board.to_string(),
             goal: goal.to_string(),
-            distance,
+            distance: Some(distance),
+        }
+    }
+
+    /// The record of `board` toward `goal` at a distance no table tells.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, records::BoardRecord};
+    /// let goal = Board::solved(Shape::new(4, 4).unwrap());
+    /// let json = serde_json::to_string(&BoardRecord::unknown(&goal, &goal)).unwrap();
+    /// assert!(json.ends_with(r#""distance":null}"#));
+    /// ```
+    pub fn unknown(board: &Board, goal: &Board) -> BoardRecord {
+        BoardRecord {
+            board: board.to_string(),
+            goal: goal.to_string(),
+            distance: None,
         }
     }
 }

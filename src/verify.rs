@@ -39,7 +39,7 @@ pub enum Fault {
     },
     /// A sharded table past 12 cells is not compared with a fresh search.
     #[error(
-        "a sharded table of more than 12 cells is compared with a fresh search once merged: merge it into one file (slidedb-gen merge) and verify that"
+        "a sharded table of more than 12 cells is compared with a fresh search once merged: merge it into one file (build::merge_shards) and verify that"
     )]
     ShardedTooLarge,
     /// The fresh search could not be run.

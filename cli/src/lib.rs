@@ -1,7 +1,8 @@
 //! What the two programs of slidedb, `slidedb` and `slidedb-gen`, share:
 //! the console (stderr lines that never panic, stdout whose write errors
 //! are named, clap's help written with its errors checked) and the
-//! completion scripts and manual pages generated from their definitions.
+//! completion scripts and manual pages generated from their definitions,
+//! and sizes in bytes as both read and write them.
 //!
 //! The library is the product: every answer comes from the `slidedb`
 //! crate; this package holds only arguments, rendering and exit codes.
@@ -11,3 +12,4 @@
 #[macro_use]
 pub mod console;
 pub mod manual;
+pub mod units;

@@ -18,6 +18,7 @@ mod heuristics;
 mod idastar;
 mod iddfs;
 mod pdb;
+mod request;
 mod solve;
 mod symmetry;
 mod table_format;

@@ -51,7 +51,7 @@ struct Args {
     /// two-bit search to a file, resumably; it refuses before it starts
     /// when the table needs more [default for boards over 12 cells: the
     /// memory available].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     memory: Option<u64>,
     /// With the two-bit search (--memory, or boards over 12 cells) or the
     /// distributed one (--workers, --hosts), write a checkpoint at the end
@@ -127,6 +127,7 @@ enum Command {
 #[macro_use]
 extern crate slidedb_cli;
 
+use slidedb_cli::units;
 use slidedb_cli::{console, manual};
 
 mod cluster;
@@ -147,30 +148,13 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
-/// `--memory SIZE`: bytes, with an optional K, M, G or T (powers of
-/// 1024; `GiB` and `GB` read the same).
-fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let digits = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(digits);
-    let shift = match unit.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 0,
-        "K" | "KB" | "KIB" => 10,
-        "M" | "MB" | "MIB" => 20,
-        "G" | "GB" | "GIB" => 30,
-        "T" | "TB" | "TIB" => 40,
-        _ => return Err(format!("{text:?}: write a size like 512M or 16G")),
-    };
-    let n: f64 = number
-        .parse()
-        .map_err(|_| format!("{text:?}: write a size like 512M or 16G"))?;
-    let bytes = n * (1u64 << shift) as f64;
-    if !(1.0..1.8e19).contains(&bytes) {
-        return Err(format!("{text:?}: the size must be at least 1 byte"));
+/// `--memory SIZE`: a size in bytes ([`slidedb_cli::units`]), at least
+/// one.
+fn parse_memory(text: &str) -> Result<u64, String> {
+    match slidedb_cli::units::parse_bytes(text)? {
+        0 => Err(format!("{text:?}: the size must be at least 1 byte")),
+        n => Ok(n),
     }
-    Ok(bytes as u64)
 }
 
 fn main() -> ExitCode {
@@ -434,33 +418,33 @@ fn build_to_file(
             match event {
                 BuildEvent::Planned(plan) => {
                     let limit = match plan.memory_limit {
-                        Some((limit, what)) => format!(" (within {what}, {})", gb(limit)),
+                        Some((limit, what)) => format!(" (within {what}, {})", units::bytes(limit)),
                         None => String::new(),
                     };
                     let free = match plan.disk_free {
-                        Some(free) => format!(", {} free", gb(free)),
+                        Some(free) => format!(", {} free", units::bytes(free)),
                         None => String::new(),
                     };
                     let memory = match plan.segment {
                         None => format!(
                             "memory {} ({} distances + {} frontier, resident)",
-                            gb(plan.memory),
-                            gb(plan.distances),
-                            gb(plan.frontier)
+                            units::bytes(plan.memory),
+                            units::bytes(plan.distances),
+                            units::bytes(plan.frontier)
                         ),
                         Some(segment) => format!(
                             "memory {} (segments of {segment} boards; the {} of distances and {} of frontier wait in work files beside the table)",
-                            gb(plan.memory),
-                            gb(plan.distances),
-                            gb(plan.frontier)
+                            units::bytes(plan.memory),
+                            units::bytes(plan.distances),
+                            units::bytes(plan.frontier)
                         ),
                     };
                     progress.say(format!(
                         "slidedb-gen: {} goal {goal} ({states} states) on {threads} threads, two-bit search: {memory}{limit}; disk {} at the peak, {} more now{free}; the table {}",
                         goal.shape(),
-                        gb(plan.disk_peak),
-                        gb(plan.disk_needed),
-                        gb(plan.file_len),
+                        units::bytes(plan.disk_peak),
+                        units::bytes(plan.disk_needed),
+                        units::bytes(plan.file_len),
                     ));
                     if let Some(depth) = plan.resume_from {
                         progress.say(format!(
@@ -488,13 +472,13 @@ fn build_to_file(
                 }
                 BuildEvent::Checkpointed { depth, bytes, took } => progress.say(format!(
                     "slidedb-gen: checkpoint of layer {depth}: {} in {:.1} s",
-                    gb(bytes),
+                    units::bytes(bytes),
                     took.as_secs_f64()
                 )),
                 BuildEvent::Writing { bytes } => progress.say(format!(
                     "slidedb-gen: searched in {:.1} s; writing the table ({})",
                     start.elapsed().as_secs_f64(),
-                    gb(bytes)
+                    units::bytes(bytes)
                 )),
                 _ => {}
             }
@@ -517,16 +501,6 @@ fn build_to_file(
         );
     }
     Ok(())
-}
-
-/// Bytes in GB (10^9), to one decimal; smaller sizes in MB or kB.
-fn gb(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
-        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
-        b if b >= 1_000 => format!("{:.1} kB", b as f64 / 1e3),
-        b => format!("{b} bytes"),
-    }
 }
 
 /// Builds the pattern databases of `partition` toward `goal` and writes

@@ -9,6 +9,7 @@ use std::io::{self, IsTerminal, Read, Write};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use slidedb::records::InvalidRecord;
+use slidedb::request::{self, MAX_LINE, PREVIEW};
 use slidedb::{Board, Move, Shape, SolveError};
 
 use crate::data::Data;
@@ -106,11 +107,6 @@ pub fn run<Q: Query>(query: &Q, boards: &[String], data: Data) -> Result<u8> {
     out.flush()?;
     Ok(tally.code())
 }
-
-/// The longest line read from stdin; a longer one is `invalid`.
-const MAX_LINE: usize = 64 * 1024;
-/// How much of an over-long line is kept, to show in messages.
-const PREVIEW: usize = 64;
 
 /// One input line: its bytes (a prefix, if it was too long).
 #[derive(Clone, Copy)]
@@ -286,15 +282,14 @@ fn answer_lines<Q: Query>(
                         }
                     },
                 };
-                let input = String::from_utf8_lossy(lines[i].bytes);
-                let input = input.trim_end_matches('\r');
+                let input = request::echo(lines[i].bytes);
                 done.errors
                     .push_str(&format!("slidedb: {}: {error}\n", name(number)));
                 done.tally.invalid = true;
                 if query.json() {
                     let record = InvalidRecord {
                         line: number,
-                        input: input.to_string(),
+                        input,
                         error,
                     };
                     done.text
@@ -336,15 +331,7 @@ struct Rendered {
     fatal: Option<String>,
 }
 
+/// A line as the library reads a line of a batch.
 fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
-    if line.too_long || line.bytes.len() > MAX_LINE {
-        return Err(format!("the line is longer than {MAX_LINE} bytes"));
-    }
-    let line = line.bytes;
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let text = std::str::from_utf8(line).map_err(|_| "the line is not UTF-8 text".to_string())?;
-    if text.contains('\0') {
-        return Err("the line holds a NUL byte".to_string());
-    }
-    Board::parse(text, size).map_err(|e| e.to_string())
+    request::read_line(line.bytes, line.too_long, size).map_err(|e| e.to_string())
 }

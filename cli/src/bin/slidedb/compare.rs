@@ -131,8 +131,8 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                 say!(
                     "slidedb: {a} can remember all {} boards of {shape} ({}), more than the {} a search may use here: it stops there if it must",
                     shape.states(),
-                    crate::data::bytes(solver.memory_needed(a)),
-                    crate::data::bytes(budget)
+                    slidedb_cli::units::bytes(solver.memory_needed(a)),
+                    slidedb_cli::units::bytes(budget)
                 );
             }
             args.algos.clone()
@@ -149,8 +149,8 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                     "slidedb: {} not run: each can remember all {} boards of {shape} ({}), more than the {} a search may use here; name them with --algos to run them within it",
                     names.join(", "),
                     shape.states(),
-                    crate::data::bytes(solver.memory_needed(slidedb::Algorithm::Bfs)),
-                    crate::data::bytes(budget)
+                    slidedb_cli::units::bytes(solver.memory_needed(slidedb::Algorithm::Bfs)),
+                    slidedb_cli::units::bytes(budget)
                 );
             }
             run
@@ -283,7 +283,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                 row.stats.generated,
                 row.stats.peak_open,
                 row.stats.peak_visited,
-                crate::data::bytes(row.heap as u64),
+                slidedb_cli::units::bytes(row.heap as u64),
                 duration(row.elapsed)
             )?;
         }

@@ -5,10 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use clap::Args as ClapArgs;
 use slidedb::format::Kind;
 use slidedb::pdb::PatternDb;
+use slidedb::request;
 use slidedb::store::{Bytes, pattern_file_prefix};
 use slidedb::symmetry::GoalClass;
 use slidedb::{
@@ -40,7 +41,7 @@ pub struct DataArgs {
     /// The memory a search (bfs, dfs, astar) may use for the boards it
     /// remembers, such as 512M or 4G; a search that needs more stops with
     /// an error [default: half the memory available].
-    #[arg(long, value_name = "SIZE", value_parser = parse_bytes)]
+    #[arg(long, value_name = "SIZE", value_parser = slidedb_cli::units::parse_bytes)]
     pub search_memory: Option<u64>,
     /// The data folder, where tables are looked for and saved [default:
     /// $SLIDEDB_DATA, else the user's data directory, such as
@@ -99,8 +100,7 @@ impl DataArgs {
                 .or_else(|| data.db.named_patterns().map(|p| p.shape()));
         }
         if let Some(text) = &self.goal {
-            let goal =
-                Board::parse(text, data.size).with_context(|| format!("bad goal {text:?}"))?;
+            let goal = request::parse_goal(text, data.size)?;
             data.size = Some(goal.shape());
             data.goal = Some(goal);
         }
@@ -145,41 +145,6 @@ fn report(event: &Event) {
     }
 }
 
-/// A size in bytes as a user writes it: `512M`, `4G`, `1.5G`, `65536`
-/// (K, M, G, T are powers of 1024).
-pub fn parse_bytes(text: &str) -> Result<u64, String> {
-    let bad = || format!("{text:?} is not a size: write it like 512M or 4G");
-    let t = text.trim();
-    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
-        Some((i, _)) => (&t[..i], &t[i..]),
-        None => (t, ""),
-    };
-    let scale: u64 = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 1,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        "T" => 1 << 40,
-        _ => return Err(bad()),
-    };
-    let value: f64 = number.trim().parse().map_err(|_| bad())?;
-    if !(value.is_finite() && value >= 0.0) || value * scale as f64 > u64::MAX as f64 {
-        return Err(bad());
-    }
-    Ok((value * scale as f64) as u64)
-}
-
-/// Bytes in a short human form: `312 B`, `1.2 KiB`, `3.4 MiB`, `35.7 GiB`.
-pub fn bytes(n: u64) -> String {
-    const KIB: u64 = 1 << 10;
-    match n {
-        0..KIB => format!("{n} B"),
-        KIB..0x10_0000 => format!("{:.1} KiB", n as f64 / KIB as f64),
-        0x10_0000..0x4000_0000 => format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64),
-        _ => format!("{:.1} GiB", n as f64 / (1u64 << 30) as f64),
-    }
-}
-
 /// Group sizes to suggest for `shape`'s pattern databases: groups of six
 /// and the rest (6-6-3 on 4x4).
 pub fn suggested_sizes(shape: Shape) -> String {
@@ -200,13 +165,7 @@ impl Data {
 
     /// The goal for boards of `shape`.
     pub fn goal_for(&self, shape: Shape) -> Result<Board> {
-        match self.goal {
-            Some(goal) if goal.shape() != shape => {
-                bail!("the board is {shape} but the goal is {}", goal.shape())
-            }
-            Some(goal) => Ok(goal),
-            None => Ok(self.db.default_goal(shape)),
-        }
+        Ok(request::goal_for(&self.db, shape, self.goal)?)
     }
 
     /// Asks the database `ask` toward the goal of boards of `shape`; an

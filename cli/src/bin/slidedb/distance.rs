@@ -19,8 +19,16 @@ impl Distance {
     }
 }
 
-/// Reads a distance: `31`, or `max`.
-pub fn parse_distance(text: &str) -> Result<Distance, String> {
+/// Reads a distance as the library does ([`slidedb::request::Distance`]):
+/// `31`, or `max`.
+pub fn parse_distance(text: &str) -> Result<slidedb::request::Distance, String> {
+    text.parse()
+        .map_err(|e: slidedb::request::RequestError| e.to_string())
+}
+
+/// Reads a distance: `31`, or `max` (the server's, until it reads them
+/// through [`slidedb::request`]).
+pub fn parse_server_distance(text: &str) -> Result<Distance, String> {
     if text.eq_ignore_ascii_case("max") {
         return Ok(Distance::Max);
     }

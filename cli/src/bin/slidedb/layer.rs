@@ -8,7 +8,9 @@ use clap::Args as ClapArgs;
 use slidedb::records::BoardRecord;
 
 use crate::data::DataArgs;
-use crate::distance::{Distance, parse_distance};
+use slidedb::request::Distance;
+
+use crate::distance::parse_distance;
 
 #[derive(ClapArgs)]
 pub struct LayerArgs {
@@ -35,12 +37,8 @@ pub fn run(args: &LayerArgs) -> Result<u8> {
     let table = data.table_for("layer", shape)?;
     let goal = *table.toward().goal();
     let greatest = table.get().max_distance();
-    let distance = args.distance.resolve(greatest);
     // Past the farthest boards is an error, as for `random --distance`.
-    anyhow::ensure!(
-        distance <= greatest,
-        "no {shape} board is {distance} moves from goal {goal}: the farthest are {greatest} moves away"
-    );
+    let distance = args.distance.within(&goal, greatest)?;
     let boards = table.get().layers()[distance as usize];
     let mut out = crate::output();
     if args.count_only {
@@ -63,7 +61,7 @@ pub fn run(args: &LayerArgs) -> Result<u8> {
                 let record = BoardRecord {
                     board: board.to_string(),
                     goal: goal_text.clone(),
-                    distance,
+                    distance: Some(distance),
                 };
                 line.push_str(&serde_json::to_string(&record).expect("json"));
             } else {

@@ -203,8 +203,8 @@ fn warn_of_memory(engine: &Engine, budget: u64) {
         say!(
             "slidedb: {algorithm} can remember all {} boards of {shape} ({}), more than the {} a search may use here (--search-memory): a board that needs more is an error",
             shape.states(),
-            crate::data::bytes(needed),
-            crate::data::bytes(budget)
+            slidedb_cli::units::bytes(needed),
+            slidedb_cli::units::bytes(budget)
         );
     }
 }

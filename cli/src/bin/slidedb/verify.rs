@@ -193,7 +193,13 @@ fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
         )?,
         Err(fault) => {
             // A search checked against a damaged table proves nothing.
-            writeln!(out, "table: FAULT: {fault}")?;
+            let how = match (&fault, &args.data.table) {
+                (slidedb::verify::Fault::ShardedTooLarge, Some(dir)) => {
+                    format!(", with slidedb-gen merge {} --out FILE", dir.display())
+                }
+                _ => String::new(),
+            };
+            writeln!(out, "table: FAULT: {fault}{how}")?;
             writeln!(out, "the search is not checked against a damaged table")?;
             return Ok(1);
         }

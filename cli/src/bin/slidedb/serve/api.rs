@@ -35,7 +35,7 @@ use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 use super::page;
 use crate::data::Data;
-use crate::distance::{Distance, parse_distance};
+use crate::distance::{Distance, parse_server_distance as parse_distance};
 
 /// The largest request body (a batch of boards): 1 MiB.
 pub const MAX_BODY: usize = 1 << 20;

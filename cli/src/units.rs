@@ -1,0 +1,70 @@
+//! Sizes in bytes as both programs read and write them: `512M`, `16G`,
+//! `1.5GiB` in (K, M, G and T are powers of 1024, with or without `B` or
+//! `iB`, as memory is counted), `1.6 GB` out (powers of 1000, as file
+//! sizes are written).
+
+/// Reads a size in bytes: `512M`, `4G`, `1.5G`, `16GiB`, `65536`.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let bad = || format!("{text:?} is not a size: write it like 512M or 16G");
+    let t = text.trim();
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => (&t[..i], &t[i..]),
+        None => (t, ""),
+    };
+    let unit = unit.trim().to_ascii_uppercase();
+    let unit = unit
+        .strip_suffix("IB")
+        .or(unit.strip_suffix('B'))
+        .unwrap_or(&unit);
+    let scale: u64 = match unit {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(bad()),
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    if !(value.is_finite() && value >= 0.0) || value * scale as f64 > u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok((value * scale as f64) as u64)
+}
+
+/// Bytes in a short human form, in powers of 1000 as file sizes are
+/// written: `312 B`, `1.5 kB`, `3.4 MB`, `10.9 GB`.
+pub fn bytes(n: u64) -> String {
+    match n {
+        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b if b >= 1_000 => format!("{:.1} kB", b as f64 / 1e3),
+        b => format!("{b} B"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_in_every_spelling_and_write_in_binary_units() {
+        for (text, n) in [
+            ("65536", 65536),
+            ("512M", 512 << 20),
+            ("16G", 16 << 30),
+            ("16GB", 16 << 30),
+            ("16GiB", 16 << 30),
+            ("1.5 g", 3 << 29),
+            ("2k", 2048),
+            ("0", 0),
+        ] {
+            assert_eq!(parse_bytes(text), Ok(n), "{text}");
+        }
+        for text in ["", "G", "12Q", "-1G", "1e400"] {
+            assert!(parse_bytes(text).is_err(), "{text}");
+        }
+        assert_eq!(bytes(312), "312 B");
+        assert_eq!(bytes(1536), "1.5 kB");
+        assert_eq!(bytes(10_900_000_000), "10.9 GB");
+    }
+}
