@@ -86,6 +86,8 @@
 //! - [`rank`], [`symmetry`], [`random`]: the index of the boards that reach
 //!   a goal; every goal served by the table of its class; reproducible
 //!   random boards (`board`).
+//! - [`system`]: what the machine says: memory available, the address
+//!   space limit, free disk (nothing).
 //! - [`solution`]: the answer every engine gives, and its error (`board`,
 //!   `search`).
 //! - [`solver`]: the searches applied to boards, with their heuristics
@@ -136,6 +138,7 @@ pub mod solution;
 pub mod solver;
 pub mod store;
 pub mod symmetry;
+pub mod system;
 pub mod table;
 pub mod verify;
 

@@ -147,7 +147,7 @@ pub(crate) fn sweep(
     let indexer = Indexer::new(class.canonical());
     let shape = indexer.shape();
     let (residues, frontier) = resident_bytes(shape.cells(), indexer.per_blank());
-    if let Some(available) = available_memory()
+    if let Some(available) = crate::system::available_memory()
         && residues + frontier > available
     {
         return Err(GenerateError::Memory {
@@ -164,15 +164,6 @@ pub(crate) fn sweep(
             return Ok(());
         }
     }
-}
-
-/// What the system says is available to a new program (Linux's
-/// `MemAvailable`); `None` elsewhere.
-pub(crate) fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kb.checked_mul(1024)
 }
 
 impl LayerBoards for TwoBit<'_> {

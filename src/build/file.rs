@@ -43,11 +43,10 @@ use crate::goals::Goals;
 use crate::rank::Indexer;
 use crate::symmetry::GoalClass;
 
-use crate::bfs::twobit::{
-    Placement, SEGMENT_BITS_PER_BOARD, TwoBit, available_memory, resident_bytes, stream_bytes,
-};
+use crate::bfs::twobit::{Placement, SEGMENT_BITS_PER_BOARD, TwoBit, resident_bytes, stream_bytes};
 use crate::bfs::{GenerateError, Layer, MAX_HARDEST};
 use crate::store::{CREATING, write_framed};
+use crate::system::{available_memory, free_disk};
 use crate::table::{MAX_TABLE_CELLS, Table, file, metadata};
 
 /// How [`build_file`] builds.
@@ -910,30 +909,5 @@ fn folder_of(path: &Path) -> PathBuf {
 fn sync_folder(path: &Path) {
     if let Ok(d) = File::open(folder_of(path)) {
         let _ = d.sync_all();
-    }
-}
-
-/// Free bytes for an unprivileged writer in `folder`; `None` where the
-/// system does not say.
-fn free_disk(folder: &Path) -> Option<u64> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        let path = std::ffi::CString::new(folder.as_os_str().as_bytes()).ok()?;
-        let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
-        // SAFETY: `path` is a NUL-terminated string and `stat` is writable
-        // memory of the right type; statvfs fills it when it returns 0.
-        let stat = unsafe {
-            if libc::statvfs(path.as_ptr(), stat.as_mut_ptr()) != 0 {
-                return None;
-            }
-            stat.assume_init()
-        };
-        (stat.f_bavail as u64).checked_mul(stat.f_frsize as u64)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = folder;
-        None
     }
 }

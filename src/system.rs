@@ -1,0 +1,68 @@
+//! What the machine says, read in one place: the memory available to a
+//! new program, the process's address-space limit, and the free disk in a
+//! folder. Each is `None` where the system does not say.
+
+use std::path::Path;
+
+/// What the system says is available to a new program (Linux's
+/// `MemAvailable`).
+///
+/// ```
+/// # #[cfg(target_os = "linux")]
+/// assert!(slidedb::system::available_memory().unwrap() > 0);
+/// ```
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The process's address-space limit (`ulimit -v`), if it has one.
+///
+/// ```
+/// // Unlimited in a usual shell; a number under `ulimit -v`.
+/// let _ = slidedb::system::address_space_limit();
+/// ```
+pub fn address_space_limit() -> Option<u64> {
+    // "Max address space  <soft> <hard> bytes"
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Free bytes for an unprivileged writer in `folder`; `None` where the
+/// system does not say.
+///
+/// ```
+/// # #[cfg(unix)]
+/// assert!(slidedb::system::free_disk(std::path::Path::new(".")).is_some());
+/// ```
+pub fn free_disk(folder: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(folder.as_os_str().as_bytes()).ok()?;
+        let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+        // SAFETY: `path` is a NUL-terminated string and `stat` is writable
+        // memory of the right type; statvfs fills it when it returns 0.
+        let stat = unsafe {
+            if libc::statvfs(path.as_ptr(), stat.as_mut_ptr()) != 0 {
+                return None;
+            }
+            stat.assume_init()
+        };
+        (stat.f_bavail as u64).checked_mul(stat.f_frsize as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = folder;
+        None
+    }
+}
