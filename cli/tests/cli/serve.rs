@@ -1442,3 +1442,95 @@ fn an_address_in_use_is_one_error_said_once() {
     );
     assert_eq!(err.matches("in use").count(), 1, "{err}");
 }
+
+// ---- 9. The request log (issue 24) ----
+
+/// Waits (up to 10 s) for the server's stderr to have a line holding
+/// `needle`, and returns that line.
+fn wait_log_line(server: &Server, needle: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let log = server.log();
+        if let Some(line) = log.lines().find(|l| l.contains(needle)) {
+            return line.to_string();
+        }
+        if Instant::now() >= deadline {
+            panic!("no line with {needle:?} in the log:\n{log}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A request's line: `slidedb: METHOD TARGET STATUS TIME ms`.
+fn log_fields(line: &str) -> (String, String, u16) {
+    let fields: Vec<&str> = line.split(' ').collect();
+    assert_eq!(fields.len(), 6, "{line:?}");
+    assert_eq!((fields[0], fields[5]), ("slidedb:", "ms"), "{line:?}");
+    let ms: f64 = fields[4]
+        .parse()
+        .unwrap_or_else(|_| panic!("no time in {line:?}"));
+    assert!((0.0..60_000.0).contains(&ms), "{line:?}");
+    let status = fields[3]
+        .parse()
+        .unwrap_or_else(|_| panic!("no status in {line:?}"));
+    (fields[1].to_string(), fields[2].to_string(), status)
+}
+
+/// `--log all` writes a line on stderr per request (method, path, status,
+/// time taken; a long query cut short), a batch's once it is answered;
+/// `--log errors` only those answered 400 or more; by default, none.
+#[test]
+fn the_request_log_writes_a_line_per_request_at_its_level() {
+    let server = Server::start(&["--log", "all"]);
+    assert_eq!(server.get("/healthz").status, 200);
+    let line = wait_log_line(&server, " /healthz ");
+    assert_eq!(
+        log_fields(&line),
+        ("GET".into(), "/healthz".into(), 200),
+        "{line}"
+    );
+    let probe = url("/api/v1/probe", &[("board", "724506831")]);
+    ok_json(&server.get(&probe));
+    let line = wait_log_line(&server, " /api/v1/probe?");
+    assert_eq!(log_fields(&line), ("GET".into(), probe, 200), "{line}");
+    ok_ndjson(&server.post("/api/v1/solve", b"2 3 4 1 5 x 7 6 8\n"));
+    let line = wait_log_line(&server, "POST /api/v1/solve ");
+    assert_eq!(log_fields(&line).2, 200, "{line}");
+    // A long query is cut: the log does not echo a client's boards whole.
+    let long = format!("/api/v1/solve?board={}", "1".repeat(5000));
+    server.get(&long).error(400);
+    let line = wait_log_line(&server, " /api/v1/solve?board=111");
+    let (method, target, status) = log_fields(&line);
+    assert_eq!((method.as_str(), status), ("GET", 400), "{line}");
+    assert!(target.len() < 300, "a {} byte target: {line}", target.len());
+    server.get("/nowhere").error(404);
+    let line = wait_log_line(&server, " /nowhere ");
+    assert_eq!(log_fields(&line).2, 404, "{line}");
+    server.stop();
+
+    // Errors only: the 404 is logged, the 200 before it is not.
+    let server = Server::start(&["--log", "errors"]);
+    assert_eq!(server.get("/healthz").status, 200);
+    server.get("/nowhere").error(404);
+    let line = wait_log_line(&server, " /nowhere ");
+    assert_eq!(
+        log_fields(&line),
+        ("GET".into(), "/nowhere".into(), 404),
+        "{line}"
+    );
+    let log = server.log();
+    assert!(!log.contains("/healthz"), "{log}");
+    server.stop();
+
+    // By default: no line per request, error or not.
+    let server = Server::start(&[]);
+    assert_eq!(server.get("/healthz").status, 200);
+    server.get("/nowhere").error(404);
+    ok_json(&server.get(&url("/api/v1/probe", &[("board", "724506831")])));
+    thread::sleep(Duration::from_millis(300));
+    let log = server.log();
+    for path in ["/healthz", "/nowhere", "/api/v1/probe"] {
+        assert!(!log.contains(path), "{path} logged by default:\n{log}");
+    }
+    server.stop();
+}

@@ -47,7 +47,7 @@ failed write).";
 
 /// Exact, optimal answers for sliding-tile puzzles from a precomputed table.
 #[derive(Parser)]
-#[command(version, about, after_help = AFTER_HELP)]
+#[command(name = "slidedb", version, about, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

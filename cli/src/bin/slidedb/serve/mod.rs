@@ -8,10 +8,24 @@
 //! threads (microseconds); searches (4×4 boards, by IDA* over pattern
 //! databases) run on a bounded pool of blocking threads, each within a
 //! time budget, so that they never starve the lookups.
+//!
+//! Here the options and the accept loop; `routes` the router, its limits
+//! and the GET handlers; `batch` the POST batches; `extract` what a
+//! request names (query, goal, size, board, body); `answer` the engine
+//! and the search turn; `error` the JSON error; `state` what handlers
+//! share; `limits` the bounds; `request_log` the `--log` middleware;
+//! `refusals` hyper's own refusals as JSON; `page` the page.
 
-mod api;
+mod answer;
+mod batch;
+mod error;
+mod extract;
+mod limits;
 mod page;
 mod refusals;
+mod request_log;
+mod routes;
+mod state;
 
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
@@ -25,6 +39,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 
 use crate::data::DataArgs;
+use request_log::LogLevel;
 
 #[derive(ClapArgs)]
 pub struct ServeArgs {
@@ -50,6 +65,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     client_timeout_ms: u64,
+    /// A line on stderr per request: its method, path (the query cut at
+    /// 200 bytes), status and time taken in milliseconds. Whatever the
+    /// level, the operator's messages (a missing table, a damaged file)
+    /// go to stderr, once each.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = LogLevel::Off)]
+    log: LogLevel,
 }
 
 /// How long in-flight requests get to finish after a stop signal.
@@ -68,7 +89,7 @@ pub fn run(args: &ServeArgs) -> Result<u8> {
         .search_threads
         .map_or((cores.saturating_sub(1)).max(1), |n| n as usize);
     let client_timeout = Duration::from_millis(args.client_timeout_ms);
-    let state = Arc::new(api::State::new(
+    let state = Arc::new(state::State::new(
         data,
         searches,
         Duration::from_millis(args.max_search_ms),
@@ -81,7 +102,7 @@ pub fn run(args: &ServeArgs) -> Result<u8> {
         .max_blocking_threads(searches + 64)
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(serve(&addrs, state, client_timeout))
+    runtime.block_on(serve(&addrs, state, client_timeout, args.log))
 }
 
 /// The addresses `--listen` names: an IP address and port, or a host name
@@ -142,8 +163,9 @@ async fn bind(addrs: &[SocketAddr]) -> Result<Vec<TcpListener>> {
 /// flight finish (up to [`DRAIN`]).
 async fn serve(
     addrs: &[SocketAddr],
-    state: Arc<api::State>,
+    state: Arc<state::State>,
     client_timeout: Duration,
+    log: LogLevel,
 ) -> Result<u8> {
     let mut stop = std::pin::pin!(stop_signal()?);
     let listeners = bind(addrs).await?;
@@ -155,7 +177,7 @@ async fn serve(
         "slidedb: serving on {} (the API under /api/v1/; Ctrl-C stops)",
         serving.join(" and ")
     );
-    let app = api::router(state.clone());
+    let app = routes::router(state.clone(), log);
     let graceful = GracefulShutdown::new();
     loop {
         let any = futures_util::future::select_all(listeners.iter().map(|l| Box::pin(l.accept())));

@@ -6,7 +6,7 @@
 //! closes the connection. [`JsonRefusals`] sits between hyper and the
 //! socket and gives such an answer `{"error": "…"}`, as the routes'
 //! refusals have. An answer from the routes always has a body (an error's
-//! is JSON, see `api::json_if_bare`), so only hyper's own are changed.
+//! is JSON, see `error::json_if_bare`), so only hyper's own are changed.
 
 use std::io;
 use std::pin::Pin;
