@@ -3,14 +3,12 @@
 //!
 //! Each works on any node type and any graph whose moves all cost one: it
 //! is given the start, a closure listing a node's neighbours, a test for
-//! the goal and, for the informed searches, a heuristic. Each returns the
-//! path it found (start first, goal last) and its [`Stats`].
+//! the goal, for the informed searches a heuristic, and its [`Limits`]:
+//! how many nodes it may remember, and a closure that hears its progress
+//! every [`PROGRESS_EVERY`] nodes expanded and stops it by answering
+//! [`ControlFlow::Break`] (for a display, a deadline or cancellation). Each
+//! returns the path it found (start first, goal last) and its [`Stats`].
 //! [`crate::solver`] applies them to boards.
-//!
-//! Each also has a `*_with_progress` form that calls a closure with the
-//! work so far every [`PROGRESS_EVERY`] nodes expanded, and stops when it
-//! answers [`ControlFlow::Break`]: for showing a long search's progress,
-//! or bounding its time.
 
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -42,12 +40,12 @@ pub struct Outcome<N> {
     /// The work done.
     pub stats: Stats,
     /// Whether the search stopped before it reached a goal or ran out of
-    /// nodes: at its bound on remembered nodes (see [`bfs_within`]), or
-    /// because its progress closure said so (see [`bfs_with_progress`]).
+    /// nodes: at its bound on remembered nodes (see [`Limits::max_stored`]), or
+    /// because its progress closure said so (see [`Limits::progress`]).
     pub gave_up: bool,
 }
 
-/// How often the `*_with_progress` searches call their closure: every
+/// How often a search calls its [`Limits::progress`] closure: every
 /// 65,536 nodes expanded (a few milliseconds of the fastest search), so
 /// that the call costs nothing measurable.
 pub const PROGRESS_EVERY: u64 = 1 << 16;
@@ -78,11 +76,115 @@ fn no_progress(_: &Stats) -> ControlFlow<()> {
     ControlFlow::Continue(())
 }
 
+/// What bounds a search, and who hears its progress: the most nodes it
+/// may remember at once, and a closure called with the work so far every
+/// [`PROGRESS_EVERY`] nodes expanded that stops the search (`gave_up`, no
+/// path) by answering [`ControlFlow::Break`]. [`Limits::none`] bounds
+/// nothing.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use slidedb::search::{Limits, PROGRESS_EVERY, bfs};
+/// // Memory: at most 100 nodes remembered.
+/// let far = bfs(0i64, |&n| [n - 1, n + 1], |&n| n == 1000, Limits::none().max_stored(100));
+/// assert!(far.gave_up && far.path.is_none());
+/// // Cancellation: a flag another thread may set, looked at on each report.
+/// let cancel = AtomicBool::new(true);
+/// let limits = Limits::none().progress(|_| match cancel.load(Ordering::Relaxed) {
+///     true => ControlFlow::Break(()),
+///     false => ControlFlow::Continue(()),
+/// });
+/// let stopped = bfs(0i64, |&n| [n - 1, n + 1], |_| false, limits);
+/// assert!(stopped.gave_up);
+/// assert_eq!(stopped.stats.expanded, PROGRESS_EVERY);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Limits<P = fn(&Stats) -> ControlFlow<()>> {
+    max_stored: usize,
+    progress: P,
+}
+
+impl Limits {
+    /// No bound on memory, and no one to tell: the search runs until it
+    /// reaches a goal or runs out of nodes.
+    ///
+    /// ```
+    /// use slidedb::search::{Limits, bfs};
+    /// let out = bfs(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 10, Limits::none());
+    /// assert_eq!(out.path.unwrap().len() - 1, 4);
+    /// ```
+    pub fn none() -> Limits {
+        Limits {
+            max_stored: usize::MAX,
+            progress: no_progress,
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::none()
+    }
+}
+
+impl<P: FnMut(&Stats) -> ControlFlow<()>> Limits<P> {
+    /// Remembers at most `nodes` nodes at once (A*, breadth- and
+    /// depth-first: the nodes seen and waiting; IDA* and IDDFS: the
+    /// path): past that the search stops (`gave_up`), so that a search too
+    /// big for the memory it may use ends with an answer, not with an
+    /// allocation failure.
+    ///
+    /// ```
+    /// use slidedb::search::{Limits, astar};
+    /// let far = astar(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 1000, Limits::none().max_stored(100));
+    /// assert!(far.gave_up && far.path.is_none());
+    /// ```
+    pub fn max_stored(self, nodes: usize) -> Limits<P> {
+        Limits {
+            max_stored: nodes,
+            ..self
+        }
+    }
+
+    /// Calls `progress` with the work so far every [`PROGRESS_EVERY`]
+    /// nodes expanded; the search stops (`gave_up`, no path) when it
+    /// answers [`ControlFlow::Break`].
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::search::{Limits, PROGRESS_EVERY, astar};
+    /// // No estimate: A* expands every integer nearer than 50,000 first.
+    /// let mut calls = 0;
+    /// let limits = Limits::none().progress(|s| {
+    ///     calls += 1;
+    ///     assert!(s.expanded > 0 && s.generated >= s.expanded);
+    ///     ControlFlow::Continue(())
+    /// });
+    /// let out = astar(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 50_000, limits);
+    /// assert_eq!(out.path.unwrap().len(), 50_001);
+    /// assert_eq!(calls, 1); // at 65,536 of about 100,000 nodes
+    /// // Stopped at the first call:
+    /// let limits = Limits::none().progress(|_| ControlFlow::Break(()));
+    /// let out = astar(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 50_000, limits);
+    /// assert!(out.gave_up && out.path.is_none());
+    /// assert_eq!(out.stats.expanded, PROGRESS_EVERY);
+    /// ```
+    pub fn progress<Q: FnMut(&Stats) -> ControlFlow<()>>(self, progress: Q) -> Limits<Q> {
+        Limits {
+            max_stored: self.max_stored,
+            progress,
+        }
+    }
+}
+
 /// A fast hash for small keys (the multiply-rotate hash of Firefox and
 /// rustc): boards are a few machine words, and SipHash's resistance to
-/// flooding buys nothing for a search's own states.
+/// flooding buys nothing for a search's own states. The same hash as the
+/// `rustc-hash` crate's 1.x `FxHasher`, kept here and private: a dozen
+/// lines are cheaper than a dependency for every user of the library.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct WordHasher(u64);
+struct WordHasher(u64);
 
 impl Hasher for WordHasher {
     #[inline]
@@ -131,90 +233,33 @@ fn trace<N: Clone>(nodes: &[(N, u32)], last: u32) -> Vec<N> {
 
 /// A* with a binary heap: an optimal path when `heuristic` never
 /// overestimates. Among equal estimates it prefers the deeper node, which
-/// reaches the goal sooner. States are kept once each, in a hash map.
+/// reaches the goal sooner. States are kept once each, in a hash map; the
+/// open list may hold a state more than once, and [`Limits::max_stored`]
+/// counts those too.
 ///
 /// ```
-/// use slidedb::search::astar;
+/// use slidedb::search::{Limits, astar};
 /// // Walk from 0 to 10 on the integers, steps of ±1 and ±3.
-/// let out = astar(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| (10 - n).unsigned_abs().div_ceil(3), |&n| n == 10);
+/// let h = |&n: &i32| (10 - n).unsigned_abs().div_ceil(3);
+/// let out = astar(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], h, |&n| n == 10, Limits::none());
 /// assert_eq!(out.path.unwrap().len() - 1, 4); // 3 + 3 + 3 + 1
 /// ```
-pub fn astar<N, I>(
-    start: N,
-    successors: impl FnMut(&N) -> I,
-    heuristic: impl FnMut(&N) -> u32,
-    success: impl FnMut(&N) -> bool,
-) -> Outcome<N>
-where
-    N: Clone + Eq + Hash,
-    I: IntoIterator<Item = N>,
-{
-    astar_within(start, successors, heuristic, success, usize::MAX)
-}
-
-/// [`astar`] that remembers at most `max_stored` nodes: past that it
-/// stops (`gave_up`), so that a search too big for the memory it may use
-/// ends with an answer, not with an allocation failure.
-///
-/// ```
-/// use slidedb::search::astar_within;
-/// let far = astar_within(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 1000, 100);
-/// assert!(far.gave_up && far.path.is_none());
-/// ```
-pub fn astar_within<N, I>(
-    start: N,
-    successors: impl FnMut(&N) -> I,
-    heuristic: impl FnMut(&N) -> u32,
-    success: impl FnMut(&N) -> bool,
-    max_stored: usize,
-) -> Outcome<N>
-where
-    N: Clone + Eq + Hash,
-    I: IntoIterator<Item = N>,
-{
-    astar_with_progress(
-        start,
-        successors,
-        heuristic,
-        success,
-        max_stored,
-        no_progress,
-    )
-}
-
-/// [`astar_within`] that calls `progress` with the work so far every
-/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
-/// it answers [`ControlFlow::Break`].
-///
-/// ```
-/// use std::ops::ControlFlow;
-/// use slidedb::search::astar_with_progress;
-/// // No estimate: A* expands every integer nearer than 50,000 first.
-/// let mut calls = 0;
-/// let out = astar_with_progress(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 50_000, usize::MAX, |s| {
-///     calls += 1;
-///     assert!(s.expanded > 0 && s.generated >= s.expanded);
-///     ControlFlow::Continue(())
-/// });
-/// assert_eq!(out.path.unwrap().len(), 50_001);
-/// assert_eq!(calls, 1); // at 65,536 of about 100,000 nodes
-/// // Stopped at the first call:
-/// let out = astar_with_progress(0i64, |&n| [n - 1, n + 1], |_| 0, |&n| n == 50_000, usize::MAX, |_| ControlFlow::Break(()));
-/// assert!(out.gave_up && out.path.is_none());
-/// assert_eq!(out.stats.expanded, slidedb::search::PROGRESS_EVERY);
-/// ```
-pub fn astar_with_progress<N, I>(
+pub fn astar<N, I, P>(
     start: N,
     mut successors: impl FnMut(&N) -> I,
     mut heuristic: impl FnMut(&N) -> u32,
     mut success: impl FnMut(&N) -> bool,
-    max_stored: usize,
-    mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    limits: Limits<P>,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
+    P: FnMut(&Stats) -> ControlFlow<()>,
 {
+    let Limits {
+        max_stored,
+        mut progress,
+    } = limits;
     let mut gave_up = false;
     let clock = Instant::now();
     let mut stats = Stats::default();
@@ -298,73 +343,50 @@ where
 /// raised to the smallest excess each round. Optimal when `heuristic`
 /// never overestimates; memory is the current path only, and nothing is
 /// allocated per node once the path has grown. Never steps straight back
-/// to the node it came from. Gives up (`path: None`) past `max_depth`.
-///
-/// ```
-/// use slidedb::search::idastar;
-/// let out = idastar(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| (10 - n).unsigned_abs().div_ceil(3), |&n| n == 10, 20);
-/// assert_eq!(out.path.unwrap().len() - 1, 4);
-/// ```
-pub fn idastar<N, I>(
-    start: N,
-    successors: impl FnMut(&N) -> I,
-    heuristic: impl FnMut(&N) -> u32,
-    success: impl FnMut(&N) -> bool,
-    max_depth: u32,
-) -> Outcome<N>
-where
-    N: Clone + Eq,
-    I: IntoIterator<Item = N>,
-{
-    idastar_with_progress(
-        start,
-        successors,
-        heuristic,
-        success,
-        max_depth,
-        no_progress,
-    )
-}
-
-/// [`idastar`] that calls `progress` with the work so far every
-/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
-/// it answers [`ControlFlow::Break`]: a search toward a goal it cannot
-/// reach, which would deepen to `max_depth` for ages, can be given a
-/// deadline.
+/// to the node it came from. Gives up (`path: None`, not `gave_up`) past
+/// `max_depth`; a search toward a goal it cannot reach, which would deepen
+/// to `max_depth` for ages, can be given a deadline by its
+/// [`Limits::progress`].
 ///
 /// ```
 /// use std::ops::ControlFlow;
 /// use std::time::{Duration, Instant};
-/// use slidedb::search::idastar_with_progress;
+/// use slidedb::search::{Limits, PROGRESS_EVERY, idastar};
+/// let h = |&n: &i32| (10 - n).unsigned_abs().div_ceil(3);
+/// let out = idastar(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], h, |&n| n == 10, 20, Limits::none());
+/// assert_eq!(out.path.unwrap().len() - 1, 4);
 /// // A binary tree without the goal: without a stop this would deepen
 /// // to depth 1000, its last rounds each longer than the universe's age.
 /// let deadline = Instant::now() + Duration::from_millis(50);
 /// let mut calls = 0;
-/// let children = |&n: &u64| [n.wrapping_mul(2), n.wrapping_mul(2) | 1];
-/// let out = idastar_with_progress(1u64, children, |_| 0, |_| false, 1000, |s| {
+/// let limits = Limits::none().progress(|s| {
 ///     calls += 1;
-///     assert_eq!(s.expanded, calls * slidedb::search::PROGRESS_EVERY);
+///     assert_eq!(s.expanded, calls * PROGRESS_EVERY);
 ///     if Instant::now() < deadline { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
 /// });
+/// let children = |&n: &u64| [n.wrapping_mul(2), n.wrapping_mul(2) | 1];
+/// let out = idastar(1u64, children, |_| 0, |_| false, 1000, limits);
 /// assert!(out.gave_up && out.path.is_none());
 /// assert!(calls >= 1);
 /// ```
-pub fn idastar_with_progress<N, I>(
+pub fn idastar<N, I, P>(
     start: N,
     mut successors: impl FnMut(&N) -> I,
     mut heuristic: impl FnMut(&N) -> u32,
     mut success: impl FnMut(&N) -> bool,
     max_depth: u32,
-    progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    limits: Limits<P>,
 ) -> Outcome<N>
 where
     N: Clone + Eq,
     I: IntoIterator<Item = N>,
+    P: FnMut(&Stats) -> ControlFlow<()>,
 {
     let mut work = Work {
         stats: Stats::default(),
         clock: Instant::now(),
-        progress,
+        progress: limits.progress,
+        max_stored: limits.max_stored,
         stopped: false,
     };
     let mut path = vec![start];
@@ -405,7 +427,9 @@ struct Work<P> {
     stats: Stats,
     clock: Instant,
     progress: P,
-    /// Whether `progress` said to stop.
+    /// The longest path it may keep.
+    max_stored: usize,
+    /// Whether `progress` said to stop, or the path grew too long.
     stopped: bool,
 }
 
@@ -450,6 +474,10 @@ where
     }
     work.stats.expanded += 1;
     work.stats.peak_open = work.stats.peak_open.max(path.len() as u64);
+    if path.len() >= work.max_stored {
+        work.stopped = true;
+        return true;
+    }
     if report_due(work.stats.expanded) && work.report() {
         return true;
     }
@@ -477,239 +505,86 @@ where
 }
 
 /// Iterative-deepening depth-first search: depth-first searches to depth
+/// Iterative-deepening depth-first search: depth-first searches to depth
 /// 0, 1, 2, … until one reaches a goal. Optimal, with memory for one path,
 /// at the price of repeating the shallow levels. Gives up past `max_depth`.
 ///
 /// ```
-/// use slidedb::search::iddfs;
-/// let out = iddfs(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 10, 20);
-/// assert_eq!(out.path.unwrap().len() - 1, 4);
-/// ```
-pub fn iddfs<N, I>(
-    start: N,
-    successors: impl FnMut(&N) -> I,
-    success: impl FnMut(&N) -> bool,
-    max_depth: u32,
-) -> Outcome<N>
-where
-    N: Clone + Eq,
-    I: IntoIterator<Item = N>,
-{
-    idastar(start, successors, |_| 0, success, max_depth)
-}
-
-/// [`iddfs`] that calls `progress` with the work so far every
-/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
-/// it answers [`ControlFlow::Break`].
-///
-/// ```
 /// use std::ops::ControlFlow;
-/// use slidedb::search::iddfs_with_progress;
+/// use slidedb::search::{Limits, PROGRESS_EVERY, iddfs};
+/// let out = iddfs(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 10, 20, Limits::none());
+/// assert_eq!(out.path.unwrap().len() - 1, 4);
 /// let mut seen = Vec::new();
-/// let out = iddfs_with_progress(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 30, 40, |s| {
+/// let limits = Limits::none().progress(|s| {
 ///     seen.push(s.expanded);
 ///     ControlFlow::Continue(())
 /// });
+/// let out = iddfs(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 30, 40, limits);
 /// assert_eq!(out.path.unwrap().len() - 1, 10);
-/// assert!(!seen.is_empty() && seen.windows(2).all(|w| w[1] == w[0] + slidedb::search::PROGRESS_EVERY));
+/// assert!(!seen.is_empty() && seen.windows(2).all(|w| w[1] == w[0] + PROGRESS_EVERY));
 /// ```
-pub fn iddfs_with_progress<N, I>(
+pub fn iddfs<N, I, P>(
     start: N,
     successors: impl FnMut(&N) -> I,
     success: impl FnMut(&N) -> bool,
     max_depth: u32,
-    progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    limits: Limits<P>,
 ) -> Outcome<N>
 where
     N: Clone + Eq,
     I: IntoIterator<Item = N>,
+    P: FnMut(&Stats) -> ControlFlow<()>,
 {
-    idastar_with_progress(start, successors, |_| 0, success, max_depth, progress)
+    idastar(start, successors, |_| 0, success, max_depth, limits)
 }
 
 /// Breadth-first search: an optimal path, remembering every state seen.
 ///
 /// ```
-/// use slidedb::search::bfs;
-/// let out = bfs(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 10);
+/// use slidedb::search::{Limits, bfs};
+/// let out = bfs(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 10, Limits::none());
 /// assert_eq!(out.path.unwrap().len() - 1, 4);
-/// ```
-pub fn bfs<N, I>(
-    start: N,
-    successors: impl FnMut(&N) -> I,
-    success: impl FnMut(&N) -> bool,
-) -> Outcome<N>
-where
-    N: Clone + Eq + Hash,
-    I: IntoIterator<Item = N>,
-{
-    blind(
-        VecDeque::new(),
-        start,
-        successors,
-        success,
-        usize::MAX,
-        no_progress,
-    )
-}
-
-/// [`bfs`] that remembers at most `max_stored` nodes: past that it stops
-/// (`gave_up`), so that a search too big for the memory it may use ends
-/// with an answer, not with an allocation failure.
-///
-/// ```
-/// use slidedb::search::bfs_within;
-/// let near = bfs_within(0i32, |&n| [n - 1, n + 1], |&n| n == 3, 100);
-/// assert_eq!(near.path.unwrap().len(), 4);
-/// let far = bfs_within(0i64, |&n| [n - 1, n + 1], |&n| n == 1000, 100);
+/// let far = bfs(0i64, |&n| [n - 1, n + 1], |&n| n == 1000, Limits::none().max_stored(100));
 /// assert!(far.gave_up && far.path.is_none());
 /// ```
-pub fn bfs_within<N, I>(
+pub fn bfs<N, I, P>(
     start: N,
     successors: impl FnMut(&N) -> I,
     success: impl FnMut(&N) -> bool,
-    max_stored: usize,
+    limits: Limits<P>,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
+    P: FnMut(&Stats) -> ControlFlow<()>,
 {
-    blind(
-        VecDeque::new(),
-        start,
-        successors,
-        success,
-        max_stored,
-        no_progress,
-    )
-}
-
-/// [`bfs_within`] that calls `progress` with the work so far every
-/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
-/// it answers [`ControlFlow::Break`].
-///
-/// ```
-/// use std::ops::ControlFlow;
-/// use slidedb::search::{PROGRESS_EVERY, bfs_with_progress};
-/// let mut last = None;
-/// let out = bfs_with_progress(0i64, |&n| [n - 1, n + 1], |&n| n == 100_000, usize::MAX, |s| {
-///     last = Some(*s);
-///     ControlFlow::Continue(())
-/// });
-/// assert_eq!(out.path.unwrap().len(), 100_001);
-/// let last = last.unwrap();
-/// assert_eq!(last.expanded % PROGRESS_EVERY, 0);
-/// assert!(last.peak_visited > last.expanded);
-/// // Stopped once past 2 * PROGRESS_EVERY nodes:
-/// let out = bfs_with_progress(0i64, |&n| [n - 1, n + 1], |&n| n == 100_000, usize::MAX, |s| {
-///     if s.expanded < 2 * PROGRESS_EVERY { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
-/// });
-/// assert!(out.gave_up && out.path.is_none());
-/// assert_eq!(out.stats.expanded, 2 * PROGRESS_EVERY);
-/// ```
-pub fn bfs_with_progress<N, I>(
-    start: N,
-    successors: impl FnMut(&N) -> I,
-    success: impl FnMut(&N) -> bool,
-    max_stored: usize,
-    progress: impl FnMut(&Stats) -> ControlFlow<()>,
-) -> Outcome<N>
-where
-    N: Clone + Eq + Hash,
-    I: IntoIterator<Item = N>,
-{
-    blind(
-        VecDeque::new(),
-        start,
-        successors,
-        success,
-        max_stored,
-        progress,
-    )
+    blind(VecDeque::new(), start, successors, success, limits)
 }
 
 /// Depth-first search with an explicit stack and a visited set: a path,
 /// found quickly in memory but usually far from the shortest.
 ///
 /// ```
-/// use slidedb::search::dfs;
-/// let out = dfs(0i32, |&n| [n + 1, n + 3].into_iter().filter(|&m| m <= 10), |&n| n == 10);
+/// use slidedb::search::{Limits, dfs};
+/// let next = |&n: &i32| [n + 1, n + 3].into_iter().filter(|&m| m <= 10);
+/// let out = dfs(0i32, next, |&n| n == 10, Limits::none());
 /// let path = out.path.unwrap();
 /// assert_eq!((path[0], *path.last().unwrap()), (0, 10));
-/// ```
-pub fn dfs<N, I>(
-    start: N,
-    successors: impl FnMut(&N) -> I,
-    success: impl FnMut(&N) -> bool,
-) -> Outcome<N>
-where
-    N: Clone + Eq + Hash,
-    I: IntoIterator<Item = N>,
-{
-    blind(
-        Vec::new(),
-        start,
-        successors,
-        success,
-        usize::MAX,
-        no_progress,
-    )
-}
-
-/// [`dfs`] that remembers at most `max_stored` nodes (see [`bfs_within`]).
-///
-/// ```
-/// use slidedb::search::dfs_within;
-/// let far = dfs_within(0i64, |&n| [n + 1], |&n| n == 1000, 100);
+/// let far = dfs(0i64, |&n| [n - 1, n + 1], |&n| n == 1000, Limits::none().max_stored(100));
 /// assert!(far.gave_up && far.path.is_none());
 /// ```
-pub fn dfs_within<N, I>(
+pub fn dfs<N, I, P>(
     start: N,
     successors: impl FnMut(&N) -> I,
     success: impl FnMut(&N) -> bool,
-    max_stored: usize,
+    limits: Limits<P>,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
+    P: FnMut(&Stats) -> ControlFlow<()>,
 {
-    blind(
-        Vec::new(),
-        start,
-        successors,
-        success,
-        max_stored,
-        no_progress,
-    )
-}
-
-/// [`dfs_within`] that calls `progress` with the work so far every
-/// [`PROGRESS_EVERY`] nodes expanded, and stops (`gave_up`, no path) when
-/// it answers [`ControlFlow::Break`].
-///
-/// ```
-/// use std::ops::ControlFlow;
-/// use slidedb::search::dfs_with_progress;
-/// let mut calls = 0;
-/// let out = dfs_with_progress(0i64, |&n| [n + 1], |&n| n == 200_000, usize::MAX, |_| {
-///     calls += 1;
-///     ControlFlow::Continue(())
-/// });
-/// assert_eq!(out.path.unwrap().len(), 200_001);
-/// assert_eq!(calls, 3); // at 65,536, 131,072 and 196,608 nodes
-/// ```
-pub fn dfs_with_progress<N, I>(
-    start: N,
-    successors: impl FnMut(&N) -> I,
-    success: impl FnMut(&N) -> bool,
-    max_stored: usize,
-    progress: impl FnMut(&Stats) -> ControlFlow<()>,
-) -> Outcome<N>
-where
-    N: Clone + Eq + Hash,
-    I: IntoIterator<Item = N>,
-{
-    blind(Vec::new(), start, successors, success, max_stored, progress)
+    blind(Vec::new(), start, successors, success, limits)
 }
 
 /// The nodes waiting to be expanded: first in, first out makes a
@@ -750,13 +625,16 @@ fn blind<N, I>(
     start: N,
     mut successors: impl FnMut(&N) -> I,
     mut success: impl FnMut(&N) -> bool,
-    max_stored: usize,
-    mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    limits: Limits<impl FnMut(&Stats) -> ControlFlow<()>>,
 ) -> Outcome<N>
 where
     N: Clone + Eq + Hash,
     I: IntoIterator<Item = N>,
 {
+    let Limits {
+        max_stored,
+        mut progress,
+    } = limits;
     let clock = Instant::now();
     let mut stats = Stats::default();
     let mut gave_up = false;

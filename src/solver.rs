@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use crate::board::{Adjacency, Board, Move, Shape};
-use crate::search::{self, Stats};
+use crate::search::{self, Limits, Stats};
 use crate::solution::{Solution, SolveError, check_shape};
 
 /// A search algorithm for boards.
@@ -426,15 +426,11 @@ impl Solver {
                         .map(move |&(_, target)| b.slide_from(target as usize))
                 };
                 let success = |b: &Board| *b == goal;
-                let max = self.max_stored();
+                let limits = Limits::none().max_stored(self.max_stored()).progress(watch);
                 match algorithm {
-                    Algorithm::Bfs => {
-                        search::bfs_with_progress(*board, successors, success, max, watch)
-                    }
-                    Algorithm::Dfs => {
-                        search::dfs_with_progress(*board, successors, success, max, watch)
-                    }
-                    _ => search::iddfs_with_progress(*board, successors, success, MAX_DEPTH, watch),
+                    Algorithm::Bfs => search::bfs(*board, successors, success, limits),
+                    Algorithm::Dfs => search::dfs(*board, successors, success, limits),
+                    _ => search::iddfs(*board, successors, success, MAX_DEPTH, limits),
                 }
             }
         };
@@ -517,10 +513,13 @@ impl Solver {
         };
         let success = |n: &Scored| n.board == goal;
         let outcome = if algorithm == Algorithm::AStar {
-            let max = self.max_stored();
-            search::astar_with_progress(start, successors, |n| n.h, success, max, progress)
+            let limits = Limits::none()
+                .max_stored(self.max_stored())
+                .progress(progress);
+            search::astar(start, successors, |n| n.h, success, limits)
         } else {
-            search::idastar_with_progress(start, successors, |n| n.h, success, MAX_DEPTH, progress)
+            let limits = Limits::none().progress(progress);
+            search::idastar(start, successors, |n| n.h, success, MAX_DEPTH, limits)
         };
         search::Outcome {
             path: outcome

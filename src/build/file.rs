@@ -323,7 +323,7 @@ pub fn work_files(out: &Path) -> WorkFiles {
 /// checks it against the memory limit and the free disk.
 ///
 /// ```
-/// use slidedb::{Board, Shape, table::{BuildOptions, plan_build}};
+/// use slidedb::{Board, Shape, build::{BuildOptions, plan_build}};
 /// let dir = tempfile::tempdir().unwrap();
 /// let goal = Board::solved(Shape::new(2, 7).unwrap());
 /// let out = dir.path().join("2x7.slidedb");
@@ -470,7 +470,7 @@ fn check_disk(
 /// microseconds, not after the search.
 ///
 /// ```
-/// use slidedb::{Board, Shape, generate, table::check_disk_for_table};
+/// use slidedb::{Board, Shape, generate, build::check_disk_for_table};
 /// let dir = tempfile::tempdir().unwrap();
 /// let goal = Board::solved(Shape::EIGHT);
 /// // At least the table's length (a bound on its head, and its body).
@@ -566,7 +566,7 @@ impl WorkFiles {
 /// replaced if it exists.
 ///
 /// ```
-/// use slidedb::{Board, Shape, generate, table::{BuildOptions, build_file}};
+/// use slidedb::{Board, Shape, generate, build::{BuildOptions, build_file}};
 /// let dir = tempfile::tempdir().unwrap();
 /// let out = dir.path().join("2x4.slidedb");
 /// let goal = Board::solved(Shape::new(2, 4).unwrap());

@@ -43,7 +43,7 @@ use crate::table::{ShardError, metadata};
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate};
-/// use slidedb::table::{merge_shards, search_distributed, write_shards};
+/// use slidedb::build::{merge_shards, search_distributed, write_shards};
 /// let dir = tempfile::tempdir().unwrap();
 /// let goal = Board::solved(Shape::new(2, 3).unwrap());
 /// let run = search_distributed(&goal, 2, |_| {}).unwrap();

@@ -560,7 +560,7 @@ impl Table<Vec<u8>> {
     ///
     /// ```
     /// use slidedb::{Board, Shape, Table, generate};
-    /// use slidedb::table::{search_distributed, write_shards};
+    /// use slidedb::build::{search_distributed, write_shards};
     /// let dir = tempfile::tempdir().unwrap();
     /// let goal = Board::solved(Shape::new(3, 3).unwrap());
     /// write_shards(dir.path(), &goal, &search_distributed(&goal, 3, |_| {}).unwrap()).unwrap();

@@ -3,7 +3,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use slidedb::search::astar;
+use slidedb::search::{Limits, astar};
 use slidedb::{Algorithm, Board, Heuristic, Shape, Solver};
 
 #[test]
@@ -14,12 +14,19 @@ fn finds_a_shortest_path_through_closures() {
         |&n| [n - 1, n + 1, n - 3, n + 3],
         |&n| (10 - n).unsigned_abs().div_ceil(3),
         |&n| n == 10,
+        Limits::none(),
     );
     let path = out.path.unwrap();
     assert_eq!((path[0], path.len() - 1, *path.last().unwrap()), (0, 4, 10));
     assert!(out.stats.expanded > 0 && out.stats.generated >= out.stats.expanded);
     // No goal reachable: the search ends with no path.
-    let none = astar(0u8, |&n| (n < 5).then_some(n + 1), |_| 0, |&n| n == 9);
+    let none = astar(
+        0u8,
+        |&n| (n < 5).then_some(n + 1),
+        |_| 0,
+        |&n| n == 9,
+        Limits::none(),
+    );
     assert_eq!(none.path, None);
     assert_eq!(none.stats.peak_visited, 6);
 }

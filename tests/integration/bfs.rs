@@ -3,14 +3,24 @@
 use crate::common;
 
 use proptest::prelude::*;
-use slidedb::search::bfs;
+use slidedb::search::{Limits, bfs};
 use slidedb::{Algorithm, Board, Heuristic, Shape, Solver};
 
 #[test]
 fn finds_a_shortest_path_and_counts_what_it_stored() {
-    let out = bfs(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 10);
+    let out = bfs(
+        0i32,
+        |&n| [n - 1, n + 1, n - 3, n + 3],
+        |&n| n == 10,
+        Limits::none(),
+    );
     assert_eq!(out.path.unwrap().len() - 1, 4);
-    let none = bfs(0u8, |&n| (n < 5).then_some(n + 1), |&n| n == 9);
+    let none = bfs(
+        0u8,
+        |&n| (n < 5).then_some(n + 1),
+        |&n| n == 9,
+        Limits::none(),
+    );
     assert_eq!(
         (none.path, none.stats.peak_visited, none.stats.expanded),
         (None, 6, 6)

@@ -3,7 +3,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use slidedb::search::dfs;
+use slidedb::search::{Limits, dfs};
 use slidedb::{Algorithm, Board, Heuristic, Shape, Solver};
 
 #[test]
@@ -12,6 +12,7 @@ fn finds_a_path_and_says_it_is_not_optimal() {
         0i32,
         |&n| [n + 1, n + 3].into_iter().filter(|&m| m <= 10),
         |&n| n == 10,
+        Limits::none(),
     );
     let path = out.path.unwrap();
     assert_eq!((path[0], *path.last().unwrap()), (0, 10));

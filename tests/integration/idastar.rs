@@ -5,7 +5,7 @@ use crate::common;
 use std::time::Duration;
 
 use proptest::prelude::*;
-use slidedb::search::idastar;
+use slidedb::search::{Limits, idastar};
 use slidedb::{Algorithm, Board, Heuristic, Shape, Solver};
 
 #[test]
@@ -16,12 +16,13 @@ fn finds_a_shortest_path_with_memory_for_one_path() {
         |&n| (10 - n).unsigned_abs().div_ceil(3),
         |&n| n == 10,
         50,
+        Limits::none(),
     );
     assert_eq!(out.path.unwrap().len() - 1, 4);
     assert_eq!(out.stats.peak_visited, out.stats.peak_open);
     assert!(out.stats.peak_open <= 5);
     // Past its depth limit it gives up.
-    let none = idastar(0i32, |&n| [n + 1], |_| 0, |&n| n == 100, 10);
+    let none = idastar(0i32, |&n| [n + 1], |_| 0, |&n| n == 100, 10, Limits::none());
     assert_eq!(none.path, None);
 }
 

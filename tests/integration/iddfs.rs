@@ -5,15 +5,24 @@ use crate::common;
 use std::time::Duration;
 
 use proptest::prelude::*;
-use slidedb::search::iddfs;
+use slidedb::search::{Limits, iddfs};
 use slidedb::{Algorithm, Board, Heuristic, Shape, Solver};
 
 #[test]
 fn finds_a_shortest_path_with_memory_for_one_path() {
-    let out = iddfs(0i32, |&n| [n - 1, n + 1, n - 3, n + 3], |&n| n == 10, 20);
+    let out = iddfs(
+        0i32,
+        |&n| [n - 1, n + 1, n - 3, n + 3],
+        |&n| n == 10,
+        20,
+        Limits::none(),
+    );
     assert_eq!(out.path.unwrap().len() - 1, 4);
     assert!(out.stats.peak_open <= 5);
-    assert_eq!(iddfs(0i32, |&n| [n + 1], |&n| n == 100, 10).path, None);
+    assert_eq!(
+        iddfs(0i32, |&n| [n + 1], |&n| n == 100, 10, Limits::none()).path,
+        None
+    );
 }
 
 /// Every search on boards here runs under a deadline (see

@@ -13,6 +13,7 @@ mod astar;
 mod bfs;
 mod dfs;
 mod distributions;
+mod engine;
 mod fuzz_regressions;
 mod heuristics;
 mod idastar;

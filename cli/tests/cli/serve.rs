@@ -7,7 +7,7 @@
 //! are compared with the command line's `--json` lines for the same
 //! question.
 
-use crate::exe::{self, SLIDEDB};
+use crate::exe::{self, SLIDEDB, run_gen};
 
 use serde_json::Value;
 use std::collections::HashSet;
@@ -1204,6 +1204,33 @@ fn a_batch_line_without_a_table_is_its_own_error() {
     );
     assert_eq!(r.status, 405, "{}", r.text());
     assert!(r.text().contains("\"error\""), "{}", r.text());
+    server.stop();
+}
+
+/// Pattern databases built while the server runs are used without a
+/// restart: a 3x4 board with neither table nor databases is an error until
+/// `slidedb-gen` writes the databases into the server's data folder.
+#[test]
+fn databases_built_after_the_server_started_are_used() {
+    let server = Server::start(&[]);
+    let target = url("/api/v1/solve", &[("board", "1 2 3 4/5 6 7 8/9 10 0 11")]);
+    let before = server.get(&target);
+    assert!(before.status >= 400, "{}", before.text());
+    assert!(before.text().contains("3x4"), "{}", before.text());
+    let (code, _, stderr) = run_gen(&["--size", "3x4", "--pdb", "6-5"], server.data());
+    assert_eq!(code, 0, "{stderr}");
+    // Found at once where the folder's modification time is fine, within
+    // seconds where it is coarse.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let after = server.get(&target);
+        if after.status == 200 {
+            assert_eq!(after.json()["moves"], "r", "{}", after.text());
+            break;
+        }
+        assert!(Instant::now() < deadline, "{}", after.text());
+        thread::sleep(Duration::from_millis(100));
+    }
     server.stop();
 }
 

@@ -1419,7 +1419,7 @@ impl timely::communication::allocator::zero_copy::stream::Stream for NetStream {
 /// ```
 /// use std::time::Duration;
 /// use slidedb::{Board, Shape, generate};
-/// use slidedb::table::{Checkpoints, Cluster, ClusterEvent, search_cluster};
+/// use slidedb::build::{Checkpoints, Cluster, ClusterEvent, search_cluster};
 /// let dir = tempfile::tempdir().unwrap();
 /// let alone = Cluster {
 ///     addresses: vec![], // or one "host:port" a process, the same list on each
@@ -2426,7 +2426,7 @@ impl<'s, 'a> Owned<'s, 'a> {
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate};
-/// use slidedb::table::{search_distributed, table_from_parts};
+/// use slidedb::build::{search_distributed, table_from_parts};
 /// let goal = Board::solved(Shape::new(2, 3).unwrap());
 /// let run = search_distributed(&goal, 2, |_| {}).unwrap();
 /// let table = table_from_parts(&goal, &run.layers, &run.parts);

@@ -12,9 +12,13 @@ use tokio::sync::OwnedSemaphorePermit;
 use super::error::ApiError;
 use super::state::State;
 
-/// The exact engine toward `goal` (opening or building what it needs off
-/// the runtime's threads).
+/// The exact engine toward `goal`: on the runtime's thread when its table
+/// is open already, else opening or building what it needs on a blocking
+/// thread.
 pub async fn engine(state: &Arc<State>, goal: Board) -> Result<Engine, ApiError> {
+    if let Some(engine) = state.data.db.ready_engine(&goal) {
+        return Ok(engine);
+    }
     let shared = state.clone();
     let found =
         tokio::task::spawn_blocking(move || shared.data.db.engine(&goal, Method::Exact)).await?;
