@@ -4,9 +4,10 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 
+use slidedb::request::{self, Distance, Distances};
 use slidedb::{Board, BoardError, Database, PathCount, Shape};
 
-use crate::errors::board_error;
+use crate::errors::{board_error, request_error};
 
 // Numbers from Python values.
 
@@ -281,7 +282,7 @@ pub(crate) fn parse_goal(goal: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyRes
 /// A size: `"3x3"` or `(3, 3)`.
 fn parse_shape(size: &Bound<'_, PyAny>) -> PyResult<Shape> {
     if let Ok(text) = size.cast::<PyString>() {
-        return text.to_cow()?.parse().map_err(board_error);
+        return request::parse_size(&text.to_cow()?).map_err(request_error);
     }
     let pair = size
         .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
@@ -332,17 +333,10 @@ pub(crate) fn board_and_goal(
     size: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Board, Board)> {
     let shape = parse_size(size)?;
-    match goal {
-        Some(goal) => {
-            let goal = parse_goal(goal, shape)?;
-            let board = parse_board(board, Some(goal.shape()))?;
-            Ok((board, goal))
-        }
-        None => {
-            let board = parse_board(board, shape)?;
-            Ok((board, db.default_goal(board.shape())))
-        }
-    }
+    let goal = goal.map(|g| parse_goal(g, shape)).transpose()?;
+    let board = parse_board(board, goal.map(|g| g.shape()).or(shape))?;
+    let goal = request::goal_for(db, board.shape(), goal).map_err(request_error)?;
+    Ok((board, goal))
 }
 
 /// The goal a call on whole tables names: `goal`, else the default goal
@@ -353,78 +347,44 @@ pub(crate) fn goal_of(
     goal: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Board> {
     let shape = parse_size(size)?;
-    match goal {
-        Some(goal) => parse_goal(goal, shape),
-        None => Ok(db.default_goal(shape.unwrap_or(Shape::EIGHT))),
-    }
+    let goal = goal.map(|g| parse_goal(g, shape)).transpose()?;
+    let shape = goal.map_or(shape.unwrap_or(Shape::EIGHT), |g| g.shape());
+    request::goal_for(db, shape, goal).map_err(request_error)
 }
 
 pub(crate) fn big_int(py: Python<'_>, count: &PathCount) -> PyResult<Py<PyAny>> {
     Ok(py.get_type::<PyInt>().call1((count.to_string(),))?.unbind())
 }
 
-/// A distance argument: a number of moves, or "max" (the farthest).
-#[derive(Clone)]
-pub(crate) enum Distance {
-    Moves(u32),
-    Max,
-    /// More moves than a u32 holds (farther than any board), as given.
-    Beyond(String),
-}
-
+/// A distance: an integer (a number of moves), or text the library reads
+/// as the command line does ("max" for the farthest boards). A negative
+/// integer is no distance; one past any distance is kept, for the library
+/// to say no board is that far.
 pub(crate) fn parse_distance(d: &Bound<'_, PyAny>) -> PyResult<Distance> {
     if let Ok(text) = d.cast::<PyString>() {
-        let text = text.to_cow()?;
-        if text == "max" {
-            return Ok(Distance::Max);
-        }
-        return Err(PyValueError::new_err(format!(
-            "bad distance {text:?}: a number of moves, or \"max\""
-        )));
+        return text.to_cow()?.parse().map_err(request_error);
     }
     match integer(d, "a distance is an integer or \"max\"")? {
-        Int::Fits(n) => Ok(u32::try_from(n)
-            .map(Distance::Moves)
-            .unwrap_or_else(|_| Distance::Beyond(n.to_string()))),
-        Int::Huge(t) => Ok(Distance::Beyond(t)),
+        Int::Fits(n) => Ok(Distance::from_moves(n)),
+        // Digits past a u64: the library keeps them as given.
+        Int::Huge(t) => t.parse().map_err(request_error),
         Int::Negative(t) => Err(PyValueError::new_err(format!(
             "bad distance {t}: distances are 0 or more"
         ))),
     }
 }
 
-impl Distance {
-    /// The number of moves, `greatest` for "max"; a distance past a u32
-    /// as the most a u32 holds (as far, for every table: no board).
-    pub(crate) fn resolve(&self, greatest: u32) -> u32 {
-        self.moves(greatest).unwrap_or(u32::MAX)
-    }
-
-    /// The number of moves; `Err` (the number as given) past a u32.
-    pub(crate) fn moves(&self, greatest: u32) -> Result<u32, &str> {
-        match self {
-            Distance::Moves(d) => Ok(*d),
-            Distance::Max => Ok(greatest),
-            Distance::Beyond(text) => Err(text),
-        }
-    }
-
-    /// The number of moves as given ("max" as `greatest`).
-    pub(crate) fn text(&self, greatest: u32) -> String {
-        match self.moves(greatest) {
-            Ok(d) => d.to_string(),
-            Err(text) => text.to_string(),
-        }
-    }
-
-    /// Whether it is farther than `other`.
-    pub(crate) fn beyond(&self, other: &Distance, greatest: u32) -> bool {
-        match (self.moves(greatest), other.moves(greatest)) {
-            (Ok(a), Ok(b)) => a > b,
-            (Err(_), Ok(_)) => true,
-            (Ok(_), Err(_)) => false,
-            // Two numbers of any size, without leading zeros.
-            (Err(a), Err(b)) => (a.len(), a) > (b.len(), b),
-        }
+/// The distances of a draw: none (every board), one distance, or a
+/// (least, greatest) pair.
+pub(crate) fn parse_distances(d: Option<&Bound<'_, PyAny>>) -> PyResult<Distances> {
+    let Some(d) = d else {
+        return Ok(Distances::default());
+    };
+    match d.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+        Ok((least, greatest)) if !d.is_instance_of::<PyString>() => Ok(Distances::between(
+            Some(parse_distance(&least)?),
+            Some(parse_distance(&greatest)?),
+        )),
+        _ => Ok(Distances::exactly(parse_distance(d)?)),
     }
 }

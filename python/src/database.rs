@@ -4,20 +4,20 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::PyDict;
 
-use slidedb::random::{SplitMix64, random_board};
 use slidedb::records::StatsRecord;
+use slidedb::request::{self, RandomBoards};
 use slidedb::store::Bytes;
 use slidedb::{Board, Database, ForGoal, Method, SolveError, Table};
 
 use crate::answers::{PyProbe, PySolution, probe_record, stats_dict};
-use crate::convert::{big_int, board_and_goal, goal_of, parse_count, parse_distance, parse_seed};
-use crate::errors::{database_error, solve_error};
+use crate::convert::{
+    big_int, board_and_goal, goal_of, parse_count, parse_distance, parse_distances, parse_seed,
+};
+use crate::errors::{database_error, request_error, solve_error};
 use crate::table::PyTable;
 
 /// The engine over a data folder: answers any board toward any goal from
@@ -172,68 +172,16 @@ impl PyDatabase {
     ) -> PyResult<Vec<String>> {
         let goal = goal_of(&self.db, size, goal)?;
         let count = count.map(parse_count).transpose()?.unwrap_or(1);
-        let seed = seed.map(parse_seed).transpose()?;
-        let range = match distance {
-            None => None,
-            Some(d) => Some(match d.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
-                Ok((lo, hi)) if !d.is_instance_of::<PyString>() => {
-                    (parse_distance(&lo)?, parse_distance(&hi)?)
-                }
-                _ => {
-                    let d = parse_distance(d)?;
-                    (d.clone(), d)
-                }
-            }),
-        };
-        let seed = seed.unwrap_or_else(|| {
-            let now = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap_or_default();
-            now.as_nanos() as u64 ^ (std::process::id() as u64) << 32
-        });
-        let mut rng = SplitMix64::new(seed);
-        let Some((lo, hi)) = range else {
-            return Ok(py.detach(|| {
-                (0..count)
-                    .map(|_| random_board(&goal, &mut rng).to_string())
-                    .collect()
-            }));
-        };
+        let seed = request::seed(seed.map(parse_seed).transpose()?);
+        let distances = parse_distances(distance)?;
+        // The library's draw, as the command line's `random`: the same
+        // checks in the same order, the same boards from the same seed.
         py.detach(|| {
-            let shape = goal.shape();
-            let table = self
-                .db
-                .table_for("a random board at a distance", &goal)
-                .map_err(database_error)?;
-            let greatest = table.get().max_distance();
-            if lo.beyond(&hi, greatest) {
-                return Err(PyValueError::new_err(format!(
-                    "the least distance {} is more than the greatest {}: no distance lies between",
-                    lo.text(greatest),
-                    hi.text(greatest)
-                )));
-            }
-            let lo = match lo.moves(greatest) {
-                Ok(lo) if lo <= greatest => lo,
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "no {shape} board is {} moves from goal {goal}: the farthest are {greatest} moves away",
-                        lo.text(greatest)
-                    )));
-                }
-            };
-            let hi = hi.resolve(greatest);
+            let drawn = RandomBoards::new(&self.db, &goal, &distances, seed, false)
+                .map_err(request_error)?;
             let mut boards = Vec::with_capacity(count.min(1 << 20) as usize);
-            for _ in 0..count {
-                let board = self
-                    .db
-                    .random(&goal, lo..=hi, &mut rng)
-                    .map_err(database_error)?
-                    .ok_or_else(|| {
-                        PyValueError::new_err(format!(
-                            "no {shape} board lies {lo} to {hi} moves from goal {goal}"
-                        ))
-                    })?;
+            for board in drawn.take(usize::try_from(count).unwrap_or(usize::MAX)) {
+                let (board, _) = board.map_err(request_error)?;
                 boards.push(board.to_string());
             }
             Ok(boards)
@@ -259,17 +207,9 @@ impl PyDatabase {
             .detach(|| self.db.table_for("layer", &goal))
             .map_err(database_error)?;
         // Past the farthest boards is an error, as for `random`.
-        let greatest = table.get().max_distance();
-        let distance = match distance.moves(greatest) {
-            Ok(d) if d <= greatest => d,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "no {} board is {} moves from goal {goal}: the farthest are {greatest} moves away",
-                    goal.shape(),
-                    distance.text(greatest)
-                )));
-            }
-        };
+        let distance = distance
+            .within(&goal, table.get().max_distance())
+            .map_err(request_error)?;
         Ok(PyLayerIter::start(table, distance))
     }
 

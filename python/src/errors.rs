@@ -4,6 +4,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+use slidedb::request::RequestError;
 use slidedb::{BoardError, DatabaseError, SolveError};
 
 create_exception!(
@@ -53,5 +54,17 @@ pub(crate) fn database_error(e: DatabaseError) -> PyErr {
         | DatabaseError::Generate(_) => PyValueError::new_err(text),
         DatabaseError::Solve(e) => solve_error(e.clone()),
         _ => TableError::new_err(text),
+    }
+}
+
+/// A question the library's `request` module turned down: what was wrong
+/// with it (a size, a goal, a distance, a range) is a ValueError with the
+/// library's message; what the database or a table could not do is as
+/// [`database_error`] and [`solve_error`] make it.
+pub(crate) fn request_error(e: RequestError) -> PyErr {
+    match e {
+        RequestError::Database(e) => database_error(e),
+        RequestError::Solve(e) => solve_error(e),
+        e => PyValueError::new_err(e.to_string()),
     }
 }
