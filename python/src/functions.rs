@@ -3,7 +3,7 @@
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use slidedb::{Board, Database, MAX_IN_MEMORY_CELLS};
+use slidedb::{Board, Database, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS};
 
 use crate::answers::PyLayer;
 use crate::convert::{parse_board, parse_goal, parse_size, parse_threads};
@@ -37,14 +37,14 @@ pub(crate) fn generate(
             ));
         }
     };
+    // The library's message names its own functions: this one names what
+    // builds a table from Python (generate) and what builds a bigger one.
     if goal.shape().cells() > MAX_IN_MEMORY_CELLS {
-        return Err(PyValueError::new_err(
-            slidedb::GenerateError::TooLarge {
-                shape: goal.shape(),
-                states: goal.shape().states(),
-            }
-            .to_string(),
-        ));
+        return Err(PyValueError::new_err(format!(
+            "a full table of {} would hold {} states; full tables are built in memory up to {MAX_IN_MEMORY_CELLS} cells (generate), and to a file up to {MAX_TABLE_CELLS} (slidedb-gen)",
+            goal.shape(),
+            goal.shape().states()
+        )));
     }
     let threads = threads.map(parse_threads).transpose()?;
     let pool = rayon::ThreadPoolBuilder::new()
