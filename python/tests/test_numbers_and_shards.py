@@ -1,6 +1,7 @@
 """Numbers from Python at the edges of their range (thread counts, tiles,
-seeds, counts, distances, sizes), and saving a sharded table (a directory
-a distributed build wrote) as one table file."""
+seeds, counts, distances, sizes), saving a sharded table (a directory
+a distributed build wrote) as one table file, and seeded random draws
+that are the command line's."""
 
 import os
 import shutil
@@ -186,23 +187,30 @@ def test_sizes_out_of_range():
 # --- saving a sharded table -------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def slidedb_gen():
-    """The command line's generator, to make a sharded table with: $SLIDEDB_GEN,
-    else the repository's build (`cargo build --release`, or the `ci` profile
-    CI builds first),
-    else one on the PATH."""
+def program(name, variable):
+    """One of the command line's programs: ${variable}, else the repository's
+    build (`cargo build --release`, or the `ci` profile CI builds first),
+    else one on the PATH; None if there is none."""
     root = Path(__file__).resolve().parents[2]
     target = Path(os.environ.get("CARGO_TARGET_DIR", "target"))
     if not target.is_absolute():
         target = root / target
-    candidates = [os.environ.get("SLIDEDB_GEN")]
-    candidates += [target / profile / "slidedb-gen" for profile in ("release", "ci", "debug")]
-    candidates.append(shutil.which("slidedb-gen"))
+    candidates = [os.environ.get(variable)]
+    candidates += [target / profile / name for profile in ("release", "ci", "debug")]
+    candidates.append(shutil.which(name))
     for candidate in candidates:
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
-    pytest.skip("no slidedb-gen to build a sharded table with: cargo build --release, or set SLIDEDB_GEN")
+    return None
+
+
+@pytest.fixture(scope="module")
+def slidedb_gen():
+    """The command line's generator, to make a sharded table with."""
+    found = program("slidedb-gen", "SLIDEDB_GEN")
+    if found is None:
+        pytest.skip("no slidedb-gen to build a sharded table with: cargo build --release, or set SLIDEDB_GEN")
+    return found
 
 
 def gen(slidedb_gen, *args):
@@ -261,3 +269,68 @@ def test_save_sharded_table_refuses_shards_changed_since_opened(slidedb_gen, tmp
         table.save(out)
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shards"]
+
+
+# --- seeded draws, as the command line's ------------------------------------------
+
+# The boards `slidedb random` prints with these options (checked against the
+# program, when the test finds it, by the test after this one): a seed draws
+# the same boards from Python as from the command line and the server.
+SEEDED = [
+    (dict(seed=7, distance=20, count=5), "--seed 7 --distance 20 --count 5",
+     ["0 1 5 6 3 7 4 2 8", "7 5 6 1 0 2 3 4 8", "2 6 0 7 3 5 4 8 1", "5 6 0 2 1 3 4 8 7", "1 6 3 5 0 7 2 8 4"]),
+    (dict(seed=1, distance=(10, 12), count=5), "--seed 1 --min 10 --max 12 --count 5",
+     ["4 1 3 7 6 8 0 5 2", "1 6 2 3 0 8 4 7 5", "1 2 3 4 5 7 8 0 6", "3 4 5 1 0 6 7 2 8", "1 3 5 8 7 2 4 0 6"]),
+    (dict(seed=2, distance="max", count=3), "--seed 2 --distance max --count 3",
+     ["8 6 7 2 5 4 3 0 1", "8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"]),
+    (dict(seed=4, distance=(29, 10**11), count=3), "--seed 4 --min 29 --max 100000000000 --count 3",
+     ["6 5 7 8 4 2 3 0 1", "6 5 0 8 3 4 7 1 2", "4 8 7 3 5 0 1 2 6"]),
+    (dict(seed=3, size="2x3", count=4), "--seed 3 --size 2x3 --count 4",
+     ["1 4 5 2 3 0", "2 4 1 5 0 3", "0 2 5 1 3 4", "5 2 3 0 1 4"]),
+    (dict(seed=9, size="4x4", count=3), "--seed 9 --size 4x4 --count 3",
+     ["4 2 0 9 7 14 5 12 8 6 1 13 15 3 11 10", "12 9 6 1 5 10 3 13 4 0 11 15 7 2 8 14",
+      "15 3 7 9 2 12 8 13 6 5 10 1 11 14 0 4"]),
+    (dict(seed=2**64 - 1, count=2), f"--seed {2**64 - 1} --count 2", ["5 0 6 4 3 2 1 7 8", "1 2 5 3 8 4 7 0 6"]),
+]
+
+# Questions the library turns down, and how the command line asks them: the
+# same message from both, the checks in the same order.
+REFUSED = [
+    (lambda db: db.random(distance=(12, 10)), "random --min 12 --max 10"),
+    (lambda db: db.random(distance=32), "random --distance 32"),
+    (lambda db: db.random(distance=10**11), "random --distance 100000000000"),
+    (lambda db: db.random(distance=(32, 40)), "random --min 32 --max 40"),
+    (lambda db: db.random(size="4x4", distance=(5, 10**11)), "random --size 4x4 --min 5 --max 100000000000"),
+    (lambda db: db.layer(32), "layer 32"),
+]
+
+
+@pytest.mark.parametrize("kwargs, args, boards", SEEDED, ids=[args for _, args, _ in SEEDED])
+def test_seeded_random_draws_the_command_lines_boards(kwargs, args, boards):
+    assert slidedb.Database.in_memory().random(**kwargs) == boards
+
+
+@pytest.fixture(scope="module")
+def slidedb_cli():
+    found = program("slidedb", "SLIDEDB")
+    if found is None:
+        pytest.skip("no slidedb program to compare with: cargo build --release, or set SLIDEDB")
+    return found
+
+
+def test_seeded_random_is_the_programs(slidedb_cli, tmp_path):
+    env = dict(os.environ, SLIDEDB_DATA=str(tmp_path))
+    db = slidedb.Database(tmp_path)
+    for kwargs, args, boards in SEEDED:
+        printed = subprocess.run(
+            [slidedb_cli, "random", *args.split()], env=env, capture_output=True, text=True, check=True, timeout=120
+        ).stdout.splitlines()
+        assert printed == boards, args
+        assert db.random(**kwargs) == printed, args
+    for ask, args in REFUSED:
+        run = subprocess.run([slidedb_cli, *args.split()], env=env, capture_output=True, text=True, timeout=120)
+        assert run.returncode != 0, args
+        said = run.stderr.strip().splitlines()[-1]
+        with pytest.raises(ValueError) as refused:
+            ask(db)
+        assert said == f"slidedb: error: {refused.value}", args
