@@ -5,7 +5,7 @@
 //! (This module imports `board`, `table` and `database`.)
 //!
 //! ```
-//! use slidedb::{Board, Shape, generate, records::ProbeRecord};
+//! use slidedb::{Board, BuiltFor, Shape, generate, records::ProbeRecord};
 //! let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
 //! let probe = table.probe(&"1 2 3 4 5 6 7 0 8".parse().unwrap()).unwrap();
 //! let record = ProbeRecord::new(&probe, table.goal());
@@ -103,7 +103,7 @@ impl ProbeRecord {
     /// The record of `probe` toward `goal`.
     ///
     /// ```
-    /// use slidedb::{Board, Shape, generate, records::ProbeRecord};
+    /// use slidedb::{Board, BuiltFor, Shape, generate, records::ProbeRecord};
     /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
     /// let probe = table.probe(table.goal()).unwrap();
     /// let record = ProbeRecord::new(&probe, table.goal());

@@ -127,6 +127,53 @@ impl Symmetry {
     }
 }
 
+/// A file built for one goal that answers toward every goal of the goal's
+/// class: a full [`Table`](crate::Table) or
+/// [`PatternDb`](crate::pdb::PatternDb). One set of goal accessors for
+/// both; bring it into scope to call them (`use slidedb::BuiltFor`).
+///
+/// ```
+/// use slidedb::{Board, BuiltFor, Shape, generate, pdb};
+/// let korf: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+/// let table = generate(&korf, |_| {}).unwrap();
+/// assert_eq!((table.shape(), table.goal()), (Shape::EIGHT, &korf));
+/// // Laid out by its class's canonical goal, which the class maps onto.
+/// assert_eq!(table.indexed_goal().to_string(), "1 2 3 4 5 6 7 8 0");
+/// assert!(!table.class().is_canonical());
+/// // Another corner goal is of the class; the centre is not.
+/// assert!(table.serves(&Board::solved(Shape::EIGHT)));
+/// assert!(!table.serves(&"1 2 3 4 0 5 6 7 8".parse().unwrap()));
+/// // Pattern databases say the same of themselves.
+/// let db = pdb::build(&korf, &pdb::Partition::standard(&korf, "4-4").unwrap(), |_| {}).unwrap();
+/// assert_eq!(db.goal(), &korf);
+/// assert!(db.serves(&Board::solved(Shape::EIGHT)));
+/// ```
+pub trait BuiltFor {
+    /// How the goal it was built for maps onto its indexed goal.
+    fn class(&self) -> &GoalClass;
+
+    /// The board size: the goal's.
+    fn shape(&self) -> Shape {
+        self.class().goal().shape()
+    }
+
+    /// The goal it was built for: its own queries answer toward it.
+    fn goal(&self) -> &Board {
+        self.class().goal()
+    }
+
+    /// The goal its body is laid out by: the canonical goal of the goal's
+    /// class. Indexes, placements and residues speak of boards toward it.
+    fn indexed_goal(&self) -> &Board {
+        self.class().canonical()
+    }
+
+    /// Whether it can answer toward `goal`: whether `goal` is of its class.
+    fn serves(&self, goal: &Board) -> bool {
+        GoalClass::of(goal).canonical() == self.class().canonical()
+    }
+}
+
 /// How a goal maps onto its class's table: a symmetry, then a renaming of
 /// the tiles, so that the goal becomes the class's canonical goal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,6 +1,7 @@
 //! Checks of a table against itself, against a fresh search, and of the
 //! searches against the table.
 
+use crate::symmetry::BuiltFor;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;

@@ -2,6 +2,7 @@
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use slidedb::BuiltFor;
 
 use slidedb::{Board, Database, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS};
 

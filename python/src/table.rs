@@ -1,5 +1,6 @@
 //! Tables and batches.
 
+use slidedb::BuiltFor;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -2,6 +2,7 @@
 //! toward a goal ([`ForGoal`]), the exact choice ([`Exact`]) and the
 //! [`Engine`] that answers boards.
 
+use crate::symmetry::BuiltFor;
 use std::ops::{ControlFlow, RangeInclusive};
 use std::path::PathBuf;
 use std::sync::Arc;

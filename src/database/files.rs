@@ -1,6 +1,7 @@
 //! The files of a data folder: found by name, mapped, checked by what they
 //! hold; tables built and saved when missing and small.
 
+use crate::symmetry::BuiltFor;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

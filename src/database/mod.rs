@@ -22,6 +22,7 @@
 //! assert!(dir.path().join("3x3-1-2-3-4-5-6-7-8-0.slidedb").exists());
 //! ```
 
+use crate::symmetry::BuiltFor;
 use std::fmt;
 use std::ops::{ControlFlow, RangeInclusive};
 use std::path::{Path, PathBuf};

@@ -42,7 +42,7 @@ use crate::rank::{placement_count, placement_rank};
 use crate::search::Stats;
 use crate::solution::{Solution, SolveError, check_shape};
 use crate::store::map_file;
-use crate::symmetry::GoalClass;
+use crate::symmetry::{BuiltFor, GoalClass};
 
 /// The most tiles in one group: 16!/8! = 518,918,400 one-byte entries.
 pub const MAX_GROUP_TILES: usize = 8;
@@ -246,17 +246,6 @@ impl Partition {
             })
             .collect::<Result<_, _>>()?;
         Partition::new(shape, groups)
-    }
-
-    /// The board size the groups are of.
-    ///
-    /// ```
-    /// use slidedb::{Shape, pdb::Partition};
-    /// let p = Partition::new(Shape::EIGHT, vec![vec![1, 2]]).unwrap();
-    /// assert_eq!(p.shape(), Shape::EIGHT);
-    /// ```
-    pub fn shape(&self) -> Shape {
-        self.shape
     }
 
     /// The groups, each ascending.
@@ -540,60 +529,6 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         self.class.goal().shape()
     }
 
-    /// The goal the databases were built for: [`solve`](PatternDb::solve)
-    /// and [`estimate`](PatternDb::estimate) are toward it.
-    ///
-    /// ```
-    /// use slidedb::{Board, pdb};
-    /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
-    /// assert_eq!(db.goal(), &goal);
-    /// ```
-    pub fn goal(&self) -> &Board {
-        self.class.goal()
-    }
-
-    /// The goal the body is laid out by: the canonical goal of the goal's
-    /// class. [`entries`](PatternDb::entries) are indexed by placements
-    /// toward it, of the groups of
-    /// [`indexed_partition`](PatternDb::indexed_partition).
-    ///
-    /// ```
-    /// use slidedb::{Board, pdb};
-    /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
-    /// assert_eq!(db.indexed_goal().to_string(), "1 2 3 4 5 6 7 8 0");
-    /// ```
-    pub fn indexed_goal(&self) -> &Board {
-        self.class.canonical()
-    }
-
-    /// How the goal maps onto the indexed goal.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, pdb};
-    /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
-    /// assert!(db.class().is_canonical());
-    /// ```
-    pub fn class(&self) -> &GoalClass {
-        &self.class
-    }
-
-    /// Whether the databases can answer toward `goal`: whether `goal` is of
-    /// their class.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, pdb};
-    /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
-    /// assert!(db.serves(&"0 1 2 3 4 5 6 7 8".parse().unwrap()));
-    /// assert!(!db.serves(&"1 2 3 4 0 5 6 7 8".parse().unwrap()));
-    /// ```
-    pub fn serves(&self, goal: &Board) -> bool {
-        GoalClass::of(goal).canonical() == self.class.canonical()
-    }
-
     /// The groups, tiles named as in the goal.
     ///
     /// ```
@@ -837,6 +772,12 @@ impl PatternDb<memmap2::Mmap> {
     /// ```
     pub fn open_path(path: &Path) -> Result<PatternDb<memmap2::Mmap>, TableError> {
         PatternDb::new(map_file(path)?)
+    }
+}
+
+impl<D: AsRef<[u8]>> BuiltFor for PatternDb<D> {
+    fn class(&self) -> &GoalClass {
+        &self.class
     }
 }
 

@@ -19,6 +19,7 @@
 //! On 2×7 (43.6 G entries in 10.9 GB) this reads the body about twice and
 //! makes one random access a board.
 
+use crate::symmetry::BuiltFor;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;

@@ -16,6 +16,7 @@
 //! layer in proportion to its count: every board of the range is then
 //! equally likely.
 
+use crate::symmetry::BuiltFor;
 use std::ops::{ControlFlow, RangeInclusive};
 
 use serde::{Deserialize, Serialize};

@@ -24,12 +24,12 @@ pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
 pub use shards::{MANIFEST_NAME, ShardError, shard_name};
 
-use crate::board::{Adjacency, Board, Move, Shape};
+use crate::board::{Adjacency, Board, Move};
 use crate::format::TableError;
 use crate::rank::{Index, Indexer};
 use crate::solution::{Solution, SolveError, check_shape};
 use crate::store::map_file;
-use crate::symmetry::GoalClass;
+use crate::symmetry::{BuiltFor, GoalClass};
 
 /// The most cells a full table has (2×7: 43,589,145,600 states, a
 /// 10.9 GB file), built to a file by [`crate::build::build_file`]: the
@@ -47,7 +47,7 @@ pub const MAX_TABLE_CELLS: usize = crate::bfs::MAX_SEARCH_CELLS;
 /// `Table<Vec<u8>>`, and [`Table::open_path`] memory-maps a file.
 ///
 /// ```
-/// use slidedb::{Board, Shape, generate, moves_to_string};
+/// use slidedb::{Board, BuiltFor, Shape, generate, moves_to_string};
 /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
 /// let table = generate(&goal, |_| {}).unwrap();
 /// assert_eq!(table.goal(), &goal); // it answers toward the goal it was built for
@@ -187,66 +187,6 @@ impl<D: AsRef<[u8]>> Table<D> {
         &self.data.as_ref()[self.body.clone()]
     }
 
-    /// The board size: the goal's.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate};
-    /// let tall = Shape::new(3, 2).unwrap();
-    /// assert_eq!(generate(&Board::solved(tall), |_| {}).unwrap().shape(), tall);
-    /// ```
-    pub fn shape(&self) -> Shape {
-        self.class.goal().shape()
-    }
-
-    /// The goal the table was built for: [`solve`](Table::solve) answers
-    /// toward it.
-    ///
-    /// ```
-    /// use slidedb::{Board, generate};
-    /// let goal: Board = "1 2 3 4 0 5 6 7 8".parse().unwrap();
-    /// assert_eq!(generate(&goal, |_| {}).unwrap().goal(), &goal);
-    /// ```
-    pub fn goal(&self) -> &Board {
-        self.class.goal()
-    }
-
-    /// The goal the body is laid out by: the canonical goal of the goal's
-    /// class. [`indexer`](Table::indexer) and [`residue`](Table::residue)
-    /// speak of boards toward it.
-    ///
-    /// ```
-    /// use slidedb::{Board, generate};
-    /// let table = generate(&"0 1 2 3 4 5 6 7 8".parse().unwrap(), |_| {}).unwrap();
-    /// assert_eq!(table.indexed_goal().to_string(), "1 2 3 4 5 6 7 8 0");
-    /// ```
-    pub fn indexed_goal(&self) -> &Board {
-        self.class.canonical()
-    }
-
-    /// How the goal maps onto the indexed goal.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// assert!(table.class().is_canonical());
-    /// ```
-    pub fn class(&self) -> &GoalClass {
-        &self.class
-    }
-
-    /// Whether the table can answer toward `goal`: whether `goal` is of
-    /// the table's class.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// assert!(table.serves(&"0 1 2 3 4 5 6 7 8".parse().unwrap())); // another corner
-    /// assert!(!table.serves(&"1 2 3 4 0 5 6 7 8".parse().unwrap())); // the centre
-    /// ```
-    pub fn serves(&self, goal: &Board) -> bool {
-        GoalClass::of(goal).canonical() == self.class.canonical()
-    }
-
     /// The number of states: cells! / 2.
     ///
     /// ```
@@ -346,7 +286,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// [`indexer`](Table::indexer) ranks there.
     ///
     /// ```
-    /// use slidedb::{Board, Shape, generate};
+    /// use slidedb::{Board, BuiltFor, Shape, generate};
     /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
     /// let at_goal = table.indexer().rank(table.indexed_goal()).unwrap();
     /// assert_eq!(table.residue(at_goal), 0);
@@ -366,7 +306,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// (`moves: None` if the board cannot reach the goal).
     ///
     /// ```
-    /// use slidedb::{Board, Shape, generate};
+    /// use slidedb::{Board, BuiltFor, Shape, generate};
     /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
     /// let solved = table.solve(table.goal()).unwrap();
     /// assert_eq!(solved.moves, Some(vec![]));
@@ -636,5 +576,11 @@ pub(crate) fn metadata(class: &GoalClass, layers: Vec<u64>, hardest: &[Board]) -
             .take(MAX_HARDEST)
             .map(|b| b.tiles().collect())
             .collect(),
+    }
+}
+
+impl<D: AsRef<[u8]>> BuiltFor for Table<D> {
+    fn class(&self) -> &GoalClass {
+        &self.class
     }
 }

@@ -44,7 +44,7 @@ impl Probe {
     /// Whether the board can reach the goal.
     ///
     /// ```
-    /// use slidedb::{Board, Shape, generate};
+    /// use slidedb::{Board, BuiltFor, Shape, generate};
     /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
     /// assert!(table.probe(table.goal()).unwrap().is_solvable());
     /// ```

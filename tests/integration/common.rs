@@ -5,6 +5,7 @@
 
 pub use crate::shared::*;
 
+use slidedb::BuiltFor;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};

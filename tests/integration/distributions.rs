@@ -1,6 +1,7 @@
 //! The generator reproduces the published distance distributions exactly.
 
 use crate::common;
+use slidedb::BuiltFor;
 
 use slidedb::{Board, Shape, generate};
 

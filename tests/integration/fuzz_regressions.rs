@@ -3,6 +3,7 @@
 //! `Shape::from_str`. Each must be an error (or a valid answer), never a
 //! panic, a hang or a huge allocation.
 
+use slidedb::BuiltFor;
 use slidedb::format::{FORMAT_VERSION, HEADER_LEN, MAX_METADATA_LEN};
 use slidedb::{Board, BoardError, Shape, Table, TableError};
 

@@ -6,6 +6,7 @@
 //! neither estimate.
 
 use crate::common;
+use slidedb::BuiltFor;
 
 use slidedb::random::{SplitMix64, random_board};
 use slidedb::symmetry::Symmetry;

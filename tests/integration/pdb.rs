@@ -2,6 +2,7 @@
 //! survive their file format, and make IDA* solve 15-puzzles optimally.
 
 use crate::common;
+use slidedb::BuiltFor;
 
 use slidedb::pdb::{self, Partition, PatternDb};
 use slidedb::random::{SplitMix64, random_board};

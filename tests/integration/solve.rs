@@ -2,6 +2,7 @@
 //! checked against a plain reference BFS.
 
 use crate::common;
+use slidedb::BuiltFor;
 
 use proptest::prelude::*;
 use slidedb::{Board, Shape, Table, generate};

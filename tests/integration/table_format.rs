@@ -1,6 +1,7 @@
 //! The file format: bytes round-trip, and every kind of damage is an error
 //! on open (or on verify, for the body), never a panic or an answer.
 
+use slidedb::BuiltFor;
 use slidedb::format::{FORMAT_VERSION, HEADER_LEN, Section};
 use slidedb::{Board, Shape, Table, TableError, generate};
 

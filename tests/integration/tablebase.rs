@@ -4,6 +4,7 @@
 //! distributions, and a chi-square test of uniformity.
 
 use crate::common;
+use slidedb::BuiltFor;
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;

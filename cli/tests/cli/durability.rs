@@ -7,6 +7,7 @@
 //! a note on stderr) where mounting is not permitted.
 
 use crate::common;
+use slidedb::BuiltFor;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read};

@@ -3,6 +3,7 @@
 //! open, and how its errors and events read on the command line: the
 //! library says what is wrong; this adds the command that fixes it.
 
+use slidedb::BuiltFor;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};

@@ -1,6 +1,7 @@
 //! `slidedb verify`: a table checked completely, and a search's answers
 //! checked against it.
 
+use slidedb::BuiltFor;
 use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
