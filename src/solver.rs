@@ -9,6 +9,7 @@ use std::str::FromStr;
 use crate::board::{Adjacency, Board, Move, Shape};
 use crate::search::{self, Limits, Stats};
 use crate::solution::{Solution, SolveError, check_shape};
+use crate::system;
 
 /// A search algorithm for boards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -131,25 +132,8 @@ pub const STORED_BYTES: u64 = 160;
 /// assert!(slidedb::solver::default_search_memory() > 0);
 /// ```
 pub fn default_search_memory() -> u64 {
-    let field = |text: &str, name: &str| -> Option<u64> {
-        let line = text.lines().find(|l| l.starts_with(name))?;
-        line.split_whitespace().nth(1)?.parse().ok()
-    };
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| field(&t, "MemAvailable:"))
-        .map(|kib| kib.saturating_mul(1024));
-    // "Max address space  <soft> <hard> bytes"
-    let address_space = std::fs::read_to_string("/proc/self/limits")
-        .ok()
-        .and_then(|t| {
-            let line = t.lines().find(|l| l.starts_with("Max address space"))?;
-            line["Max address space".len()..]
-                .split_whitespace()
-                .next()?
-                .parse::<u64>()
-                .ok()
-        });
+    let available = system::available_memory();
+    let address_space = system::address_space_limit();
     let room = match (available, address_space) {
         (Some(a), Some(b)) => a.min(b),
         (Some(a), None) => a,

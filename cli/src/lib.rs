@@ -2,7 +2,7 @@
 //! the console (stderr lines that never panic, stdout whose write errors
 //! are named, clap's help written with its errors checked) and the
 //! completion scripts and manual pages generated from their definitions,
-//! and sizes in bytes as both read and write them.
+//! sizes in bytes as both read and write them, and how progress is shown.
 //!
 //! The library is the product: every answer comes from the `slidedb`
 //! crate; this package holds only arguments, rendering and exit codes.
@@ -12,4 +12,5 @@
 #[macro_use]
 pub mod console;
 pub mod manual;
+pub mod progress;
 pub mod units;

@@ -2,7 +2,6 @@
 //! (with `--pdb`) the additive pattern databases of a board too big for a
 //! full table.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -10,7 +9,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Parser;
 use console::parse_duration;
-use indicatif::{ProgressBar, ProgressStyle};
 use slidedb::pdb::{self, Partition};
 use slidedb::store::{default_data_dir, pattern_file_name};
 use slidedb::symmetry::GoalClass;
@@ -127,6 +125,7 @@ enum Command {
 #[macro_use]
 extern crate slidedb_cli;
 
+use slidedb_cli::progress::{BAR, Progress};
 use slidedb_cli::units;
 use slidedb_cli::{console, manual};
 
@@ -349,7 +348,7 @@ fn run(args: &Args) -> Result<()> {
         );
     }
     let quiet = args.quiet;
-    let progress = Progress::new(quiet, goal.shape().states(), "states, depth");
+    let progress = steps(quiet, goal.shape().states(), "states, depth");
     let table = pool.install(|| {
         generate(&goal, |layer| {
             if quiet {
@@ -405,7 +404,13 @@ fn build_to_file(
         });
     let quiet = args.quiet;
     let states = goal.shape().states();
-    let progress = Progress::rate(quiet, states);
+    let progress = Progress::bar(
+        quiet,
+        states,
+        &format!(
+            "{BAR} {{human_pos}}/{{human_len}} states {{per_sec}} {{msg}} [{{elapsed}}, {{eta}} left]"
+        ),
+    );
     let threads = pool.current_num_threads();
     // A stop at any moment leaves at most the last checkpoint.
     let files = slidedb::build::work_files(out);
@@ -543,7 +548,7 @@ fn build_patterns(
         }
     }
     let quiet = args.quiet;
-    let progress = Progress::new(quiet, entries.iter().sum(), "placements,");
+    let progress = steps(quiet, entries.iter().sum(), "placements,");
     let mut group_start = Instant::now();
     let mut last_group = 0;
     let mut done = 0u64;
@@ -591,74 +596,12 @@ fn build_patterns(
     Ok(())
 }
 
-/// Progress on stderr: one line per step, always (for logs), and on a
-/// terminal a bar below them; nothing at all with --quiet.
-struct Progress {
-    bar: Option<ProgressBar>,
-}
-
-impl Progress {
-    /// A bar over `len` items, labelled `unit` before its message.
-    fn new(quiet: bool, len: u64, unit: &str) -> Progress {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new(len);
-            let template = format!(
-                "{{bar:40.cyan/blue}} {{percent:>3}}% {{pos}}/{{len}} {unit} {{msg}} [{{elapsed}}]"
-            );
-            bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
-            bar
-        });
-        Progress { bar }
-    }
-
-    /// A bar over `states` with the rate and the time left.
-    fn rate(quiet: bool, states: u64) -> Progress {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new(states);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40.cyan/blue} {percent:>3}% {human_pos}/{human_len} states {per_sec} {msg} [{elapsed}, {eta} left]",
-                )
-                .expect("a valid template"),
-            );
-            bar
-        });
-        Progress { bar }
-    }
-
-    /// Prints a line above the bar.
-    fn say(&self, line: String) {
-        match &self.bar {
-            Some(bar) => bar.println(line),
-            None => say!("{line}"),
-        }
-    }
-
-    /// Moves the bar to `position` without counting the jump in its rate
-    /// (a resumed build's states were reached by an earlier run).
-    fn restart_at(&self, position: u64) {
-        if let Some(bar) = &self.bar {
-            bar.set_position(position);
-            bar.reset_eta();
-        }
-    }
-
-    /// Prints `line`, and moves the bar to `position` with `message`.
-    fn report(&self, line: String, position: u64, message: String) {
-        match &self.bar {
-            Some(bar) => {
-                bar.println(line);
-                bar.set_position(position);
-                bar.set_message(message);
-            }
-            None => say!("{line}"),
-        }
-    }
-
-    /// Removes the bar.
-    fn finish(self) {
-        if let Some(bar) = self.bar {
-            bar.finish_and_clear();
-        }
-    }
+/// Progress over `len` steps counted in `unit`: a bar on a terminal, the
+/// callers' lines elsewhere.
+fn steps(quiet: bool, len: u64, unit: &str) -> Progress {
+    Progress::bar(
+        quiet,
+        len,
+        &format!("{BAR} {{pos}}/{{len}} {unit} {{msg}} [{{elapsed}}]"),
+    )
 }

@@ -12,8 +12,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use slidedb::Stats;
+use slidedb_cli::progress::Progress;
 
 /// How long a row runs before its progress shows.
 const AFTER: Duration = Duration::from_secs(1);
@@ -40,7 +40,7 @@ struct Shared {
 struct State {
     row: Option<Row>,
     /// The spinner of the running row, once shown (terminal only).
-    bar: Option<ProgressBar>,
+    bar: Option<Progress>,
     /// Whether the drawing thread has started, and is left out of the
     /// heap count.
     ready: bool,
@@ -110,7 +110,7 @@ impl Ticker {
         let mut state = self.shared.lock();
         state.row = None;
         if let Some(bar) = state.bar.take() {
-            bar.finish_and_clear();
+            bar.finish();
         }
         self.shared.changed.notify_all();
     }
@@ -154,16 +154,8 @@ fn draw(shared: &Shared, terminal: bool) {
         let wait = if elapsed < AFTER {
             AFTER - elapsed
         } else if terminal {
-            let bar = bar.get_or_insert_with(|| {
-                let bar = ProgressBar::new_spinner();
-                bar.set_style(
-                    ProgressStyle::with_template("{spinner:.cyan} {msg}")
-                        .expect("a valid template"),
-                );
-                bar
-            });
-            bar.set_message(message(row, shared, elapsed));
-            bar.tick();
+            let bar = bar.get_or_insert_with(|| Progress::spinner(false));
+            bar.tick(message(row, shared, elapsed));
             TICK
         } else {
             match row.printed {

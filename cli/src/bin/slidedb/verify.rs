@@ -2,7 +2,7 @@
 //! checked against it.
 
 use slidedb::BuiltFor;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -10,8 +10,9 @@ use clap::{Args as ClapArgs, ValueEnum};
 use slidedb::pdb::PatternDb;
 use slidedb::random::SplitMix64;
 use slidedb::store::Bytes;
-use slidedb::verify::{Progress, check_search_toward, check_table_with};
+use slidedb::verify::{Progress as VerifyProgress, check_search_toward, check_table_with};
 use slidedb::{Algorithm, Board, Solver};
+use slidedb_cli::progress::{BAR, Progress};
 
 use crate::data::DataArgs;
 use crate::solve::HeuristicArg;
@@ -56,8 +57,7 @@ pub struct VerifyArgs {
 const LONG_CHECK: u64 = 10_000_000;
 
 struct Report {
-    bar: Option<indicatif::ProgressBar>,
-    quiet: bool,
+    shown: Progress,
     /// The last stage and tenth printed as a line.
     printed: std::sync::Mutex<(u8, u64)>,
 }
@@ -65,61 +65,44 @@ struct Report {
 impl Report {
     fn new(quiet: bool, states: u64) -> Report {
         let quiet = quiet || states <= LONG_CHECK;
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = indicatif::ProgressBar::new(100);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40.cyan/blue} {percent:>3}% {msg} [{elapsed}]",
-                )
-                .expect("a valid template"),
-            );
-            bar
-        });
         Report {
-            bar,
-            quiet,
+            shown: Progress::bar(quiet, 100, &format!("{BAR} {{msg}} [{{elapsed}}]")),
             printed: std::sync::Mutex::new((u8::MAX, u64::MAX)),
         }
     }
 
-    fn progress(&self, p: Progress) {
-        if self.quiet {
+    fn progress(&self, p: VerifyProgress) {
+        if self.shown.is_quiet() {
             return;
         }
         let (stage, what, fraction) = match p {
-            Progress::Checksum => (0, "the checksum".to_string(), 0.0),
-            Progress::Entries { done, total } => (
+            VerifyProgress::Checksum => (0, "the checksum".to_string(), 0.0),
+            VerifyProgress::Entries { done, total } => (
                 1,
                 "each entry against its neighbours".to_string(),
                 done as f64 / total.max(1) as f64,
             ),
-            Progress::FreshSearch { depth, max_depth } => (
+            VerifyProgress::FreshSearch { depth, max_depth } => (
                 2,
                 "against a fresh search".to_string(),
                 depth as f64 / max_depth.max(1) as f64,
             ),
             _ => return,
         };
-        match &self.bar {
-            Some(bar) => {
-                bar.set_message(what);
-                bar.set_position((fraction * 100.0) as u64);
-            }
-            None => {
-                let tenth = (fraction * 10.0) as u64;
-                let mut printed = self.printed.lock().unwrap_or_else(|e| e.into_inner());
-                if *printed != (stage, tenth) {
-                    *printed = (stage, tenth);
-                    say!("slidedb: verify: {what}: {}%", tenth * 10);
-                }
+        if self.shown.is_drawn() {
+            self.shown.set((fraction * 100.0) as u64, what);
+        } else {
+            let tenth = (fraction * 10.0) as u64;
+            let mut printed = self.printed.lock().unwrap_or_else(|e| e.into_inner());
+            if *printed != (stage, tenth) {
+                *printed = (stage, tenth);
+                say!("slidedb: verify: {what}: {}%", tenth * 10);
             }
         }
     }
 
     fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
+        self.shown.finish();
     }
 }
 
