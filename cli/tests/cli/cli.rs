@@ -1578,3 +1578,90 @@ fn verify_checks_idastar_over_pattern_databases() {
     assert_eq!(code, 2);
     assert!(err.contains("--pdb"), "{err}");
 }
+
+/// `compare`: an unsolvable board's rows claim no optimality; the columns
+/// stay aligned; a long depth-first path is shortened in the table view
+/// and whole in JSON, whose names are the table's.
+#[test]
+fn compare_reads_right() {
+    let data = tempdir();
+    let (code, out, err) = run(
+        &["compare", "--algos", "table,astar,bfs", "2 1 3 4 5 6 7 8 0"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let header = lines[1];
+    for row in &lines[2..5] {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(&fields[1..3], ["unsolvable", "-"], "{row}");
+        // Right-aligned columns end where the header's do.
+        assert_eq!(
+            row.find("unsolvable").unwrap() + "unsolvable".len(),
+            header.find("moves").unwrap() + "moves".len(),
+            "{out}"
+        );
+    }
+    let (code, out, err) = run(
+        &[
+            "compare",
+            "--algos",
+            "table,dfs",
+            "--goal",
+            "012345678",
+            "724506831",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let dfs = out
+        .lines()
+        .find(|l| l.starts_with("dfs ") && l.contains('…'))
+        .expect(&out);
+    assert!(dfs.contains("moves; all of them with --json"), "{dfs}");
+    assert!(dfs.len() < 200, "{dfs}");
+    let (_, out, _) = run(
+        &[
+            "compare",
+            "--algos",
+            "dfs",
+            "--goal",
+            "012345678",
+            "--json",
+            "724506831",
+        ],
+        None,
+        data.path(),
+    );
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        v["moves"].as_str().unwrap().len() as u64,
+        v["length"].as_u64().unwrap()
+    );
+    assert!(v["length"].as_u64().unwrap() > 1000);
+    for name in ["peak_open", "peak_stored", "peak_heap_bytes"] {
+        assert!(v.get(name).is_some(), "{name}: {out}");
+    }
+}
+
+/// Two blanks are two blanks, not an ambiguous size; a byte-order mark on
+/// the first line is no cell.
+#[test]
+fn two_blanks_and_a_byte_order_mark_read_right() {
+    let data = tempdir();
+    let (code, out, err) = run(&["solve", "1 2 3 4 5 6 7 8 x x"], None, data.path());
+    assert_eq!((code, out.as_str()), (2, "invalid\n"));
+    assert!(err.contains("2 blanks"), "{err}");
+    let (code, out, err) = run(
+        &["solve"],
+        Some(b"\xef\xbb\xbf2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 0 8\n"),
+        data.path(),
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "ullddrurdllurdruldr\nr\n"),
+        "{err}"
+    );
+}

@@ -7,10 +7,12 @@
 //! a note on stderr) where mounting is not permitted.
 
 use crate::common;
+use crate::exe::DEFAULT_3X3;
 use slidedb::BuiltFor;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -1305,4 +1307,112 @@ fn a_stopped_build_removes_its_work_files_and_keeps_its_checkpoint() {
             }
         }
     }
+}
+
+/// `slidedb-gen --out X --force` onto anything but a regular file is
+/// refused, leaves X as it was, and does not suggest `--force`.
+#[test]
+fn force_replaces_only_a_regular_file() {
+    let data = tempdir();
+    let dir = data.path();
+    fs::write(dir.join("target"), b"kept").unwrap();
+    std::os::unix::fs::symlink("target", dir.join("link")).unwrap();
+    fs::create_dir(dir.join("folder")).unwrap();
+    let _socket = std::os::unix::net::UnixListener::bind(dir.join("socket")).unwrap();
+    let mut cases = vec!["link", "folder", "socket"];
+    if Command::new("mkfifo")
+        .arg(dir.join("fifo"))
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        cases.push("fifo");
+    } else {
+        eprintln!("no mkfifo here: the FIFO case is skipped");
+    }
+    // A character device (the case) needs root.
+    let device = Command::new("mknod")
+        .arg(dir.join("device"))
+        .args(["c", "1", "3"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if device {
+        cases.push("device");
+    } else {
+        eprintln!("mknod is not allowed here (not root?): the device case is skipped");
+    }
+    for name in cases {
+        let path = dir.join(name);
+        let before = fs::symlink_metadata(&path).unwrap().file_type();
+        for force in [true, false] {
+            let mut args = vec!["--size", "2x3", "--quiet", "--out", path_str(&path)];
+            if force {
+                args.push("--force");
+            }
+            let (code, _, err) = run_gen(&args, dir);
+            assert_eq!(code, 2, "{name}: {err}");
+            assert!(!err.contains("--force"), "{name}: {err}");
+            assert_eq!(err.lines().count(), 1, "{name}: {err}");
+            let after = fs::symlink_metadata(&path).unwrap().file_type();
+            assert_eq!(before, after, "{name} was replaced");
+        }
+    }
+    assert_eq!(fs::read(dir.join("target")).unwrap(), b"kept");
+    if device {
+        assert!(
+            fs::symlink_metadata(dir.join("device"))
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+    }
+    // A regular file is replaced with --force, and only then.
+    let file = dir.join("old.slidedb");
+    fs::write(&file, b"old").unwrap();
+    let (code, _, err) = run_gen(&["--size", "2x3", "--quiet", "--out", path_str(&file)], dir);
+    assert_eq!(code, 2);
+    assert!(err.contains("pass --force"), "{err}");
+    let (code, _, err) = run_gen(
+        &[
+            "--size",
+            "2x3",
+            "--quiet",
+            "--out",
+            path_str(&file),
+            "--force",
+        ],
+        dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(fs::read(&file).unwrap().starts_with(b"SLIDEDB\0"));
+}
+
+/// Several `solve` processes that each build the same missing table at
+/// once all answer, and none tells the user to pass `--force` (which
+/// `solve` does not have) or reports an error.
+#[test]
+fn concurrent_builds_of_one_table_all_answer() {
+    let data = tempdir();
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            Command::new(SLIDEDB)
+                .args(["solve", "2 3 4 1 5 x 7 6 8"])
+                .env("SLIDEDB_DATA", data.path())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{err}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            "ullddrurdllurdruldr\n"
+        );
+        assert!(!err.contains("--force") && !err.contains("error"), "{err}");
+    }
+    assert!(data.path().join(DEFAULT_3X3).is_file());
 }

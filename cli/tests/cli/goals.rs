@@ -550,3 +550,111 @@ fn pattern_databases_answer_a_board_whose_table_is_missing() {
     }
     assert!(lengths(&by_pdb).iter().any(|&l| l > 5));
 }
+
+/// No answer comes from bytes not checked since the file last changed:
+/// the first open checks the whole body and stamps the file; later opens
+/// (other processes too) skip the check while the file is unchanged; a
+/// change in place, even with the modification time set back, is checked
+/// again and refused.
+#[test]
+fn a_file_is_checked_again_after_any_change() {
+    use slidedb::{Board, Database, Event, Shape};
+    use std::sync::{Arc, Mutex};
+    let dir = tempdir();
+    let goal = Board::solved(Shape::new(2, 4).unwrap());
+    let path = dir.path().join(slidedb::default_file_name(&goal));
+    let table = slidedb::generate(&goal, |_| {}).unwrap();
+    slidedb::write_atomic(&path, table.as_bytes(), false).unwrap();
+    let open = || {
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let log = heard.clone();
+        let db = Database::builder()
+            .data_dir(dir.path())
+            .on_event(move |e| {
+                if let Event::Verified { stamped, .. } = e {
+                    log.lock().unwrap().push(*stamped);
+                }
+            })
+            .open()
+            .unwrap();
+        let answer = db.solve(&"1 2 3 4 / 5 6 0 7".parse().unwrap(), &goal);
+        let checks = heard.lock().unwrap().clone();
+        (answer, checks)
+    };
+    let (answer, checks) = open();
+    assert_eq!(answer.unwrap().distance(), Some(1));
+    assert_eq!(checks, [true], "checked and stamped on first open");
+    let (answer, checks) = open();
+    assert_eq!(answer.unwrap().distance(), Some(1));
+    assert!(
+        checks.is_empty(),
+        "not checked again while unchanged: {checks:?}"
+    );
+    // A byte of the body changed in place, the modification time restored.
+    let modified = fs::metadata(&path).unwrap().modified().unwrap();
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let (answer, _) = open();
+    let err = answer.expect_err("damaged bytes give no answer");
+    assert!(err.to_string().contains(path.to_str().unwrap()), "{err}");
+    assert!(format!("{:?}", err).contains("Checksum"), "{err:?}");
+}
+
+/// The case through the command line: pattern databases over
+/// 4 MiB (6-6-3, 11.5 MB; such files were not checked on open) damaged
+/// after a first use: the next query is refused, not answered.
+#[test]
+fn damaged_pattern_databases_over_4_mib_give_no_answer() {
+    let data = tempdir();
+    let (code, _, err) = run_gen(&["--size", "4x4", "--pdb", "6-6-3", "--quiet"], data.path());
+    assert_eq!(code, 0, "{err}");
+    let file = data
+        .path()
+        .join("4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0-pdb-6-6-3.slidedb");
+    assert!(fs::metadata(&file).unwrap().len() > 4 << 20);
+    let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15";
+    let (code, out, err) = run(&["solve", "--size", "4x4", board], None, data.path());
+    assert_eq!((code, out.as_str()), (0, "rr\n"), "{err}");
+    // Inflate one entry of the body: an overestimate, which IDA* would
+    // follow to a longer path.
+    let mut bytes = fs::read(&file).unwrap();
+    let at = bytes.len() - 1000;
+    bytes[at] = bytes[at].wrapping_add(7);
+    fs::write(&file, &bytes).unwrap();
+    let (code, out, err) = run(&["solve", "--size", "4x4", board], None, data.path());
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("checksum") && err.contains("pdb-6-6-3"),
+        "{err}"
+    );
+}
+
+/// A data folder that is a file says so, to both programs (a board that
+/// needs no file is still answered).
+#[test]
+fn a_data_folder_that_is_a_file_says_so() {
+    let data = tempdir();
+    let file = data.path().join("not-a-folder");
+    fs::write(&file, b"x").unwrap();
+    let (code, out, err) = run(
+        &["solve", "--data", path_str(&file), "1 2 3 4 5 6 7 0 8"],
+        None,
+        data.path(),
+    );
+    assert_eq!((code, out.as_str()), (0, "r\n"), "{err}");
+    assert!(
+        err.contains("is not a folder") && !err.contains("os error 17"),
+        "{err}"
+    );
+    let (code, _, err) = run_gen(&["--data", path_str(&file), "--quiet"], data.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a folder"), "{err}");
+}

@@ -40,10 +40,12 @@ mod common {
 
 mod cli;
 mod cluster;
-mod defects;
 mod durability;
 mod exe;
 mod goals;
+mod limits;
+mod manual;
+mod output;
 mod queries;
 mod serve;
 mod verify;
