@@ -122,7 +122,7 @@ impl fmt::Display for Section {
 /// what was found and what to do.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum TableError {
+pub enum FileError {
     /// The file could not be read.
     #[error("cannot read {path}")]
     Io {
@@ -239,15 +239,15 @@ fn version_message(expected: u16, got: u16) -> String {
     }
 }
 
-impl TableError {
-    /// A [`TableError::Layout`] saying `what`.
-    pub(crate) fn layout(what: impl Into<String>) -> TableError {
-        TableError::Layout { what: what.into() }
+impl FileError {
+    /// A [`FileError::Layout`] saying `what`.
+    pub(crate) fn layout(what: impl Into<String>) -> FileError {
+        FileError::Layout { what: what.into() }
     }
 
-    /// A [`TableError::Metadata`] saying `what`.
-    pub(crate) fn metadata(what: impl Into<String>) -> TableError {
-        TableError::Metadata { what: what.into() }
+    /// A [`FileError::Metadata`] saying `what`.
+    pub(crate) fn metadata(what: impl Into<String>) -> FileError {
+        FileError::Metadata { what: what.into() }
     }
 }
 
@@ -353,7 +353,7 @@ pub(crate) fn read<M: DeserializeOwned>(
     bytes: &[u8],
     kind: Kind,
     encoding: u16,
-) -> Result<Frame<M>, TableError> {
+) -> Result<Frame<M>, FileError> {
     read_head(bytes, bytes.len() as u64, kind, encoding)
 }
 
@@ -365,25 +365,25 @@ pub(crate) fn read_head<M: DeserializeOwned>(
     file_len: u64,
     kind: Kind,
     encoding: u16,
-) -> Result<Frame<M>, TableError> {
+) -> Result<Frame<M>, FileError> {
     let got = file_len;
-    let truncated = |expected: u64| TableError::Truncated { expected, got };
+    let truncated = |expected: u64| FileError::Truncated { expected, got };
     if bytes.len() < 12 {
         if !MAGIC.starts_with(&bytes[..bytes.len().min(8)]) {
-            return Err(TableError::BadMagic);
+            return Err(FileError::BadMagic);
         }
         return Err(truncated(HEADER_LEN as u64));
     }
     if bytes[0..8] != MAGIC {
-        return Err(TableError::BadMagic);
+        return Err(FileError::BadMagic);
     }
     let mark = u16_at(bytes, 8);
     if mark != ENDIAN_MARK {
-        return Err(TableError::Endianness { got: mark });
+        return Err(FileError::Endianness { got: mark });
     }
     let version = u16_at(bytes, 10);
     if version != FORMAT_VERSION {
-        return Err(TableError::Version {
+        return Err(FileError::Version {
             expected: FORMAT_VERSION,
             got: version,
         });
@@ -394,7 +394,7 @@ pub(crate) fn read_head<M: DeserializeOwned>(
     let stored = u32_at(bytes, 60);
     let computed = crc32fast::hash(&bytes[..60]);
     if stored != computed {
-        return Err(TableError::Checksum {
+        return Err(FileError::Checksum {
             section: Section::Header,
             stored,
             computed,
@@ -402,7 +402,7 @@ pub(crate) fn read_head<M: DeserializeOwned>(
     }
     let header_len = u32_at(bytes, 12);
     if header_len as usize != HEADER_LEN {
-        return Err(TableError::HeaderLength {
+        return Err(FileError::HeaderLength {
             expected: HEADER_LEN as u32,
             got: header_len,
         });
@@ -411,16 +411,16 @@ pub(crate) fn read_head<M: DeserializeOwned>(
     match Kind::from_code(kind_code) {
         Some(k) if k == kind => {}
         Some(other) => {
-            return Err(TableError::WrongKind {
+            return Err(FileError::WrongKind {
                 expected: kind,
                 got: other,
             });
         }
-        None => return Err(TableError::Kind { got: kind_code }),
+        None => return Err(FileError::Kind { got: kind_code }),
     }
     let stored_encoding = u16_at(bytes, 18);
     if stored_encoding != encoding {
-        return Err(TableError::Encoding {
+        return Err(FileError::Encoding {
             got: stored_encoding,
         });
     }
@@ -431,30 +431,30 @@ pub(crate) fn read_head<M: DeserializeOwned>(
     let body_len = u64_at(bytes, 48);
     let body_crc = u32_at(bytes, 56);
     if metadata_offset != HEADER_LEN as u64 {
-        return Err(TableError::layout(format!(
+        return Err(FileError::layout(format!(
             "metadata offset {metadata_offset} (must be {HEADER_LEN})"
         )));
     }
     if metadata_len > MAX_METADATA_LEN {
-        return Err(TableError::layout(format!(
+        return Err(FileError::layout(format!(
             "metadata length {metadata_len} (at most {MAX_METADATA_LEN})"
         )));
     }
     let metadata_end = metadata_offset + metadata_len; // both small
     let aligned = metadata_end.next_multiple_of(BODY_ALIGN as u64);
     if body_offset != aligned {
-        return Err(TableError::layout(format!(
+        return Err(FileError::layout(format!(
             "body offset {body_offset} (must be {aligned}, the end of the metadata rounded up to {BODY_ALIGN})"
         )));
     }
     let end = body_offset
         .checked_add(body_len)
-        .ok_or_else(|| TableError::layout("body length overflows"))?;
+        .ok_or_else(|| FileError::layout("body length overflows"))?;
     if got < end {
         return Err(truncated(end));
     }
     if got > end {
-        return Err(TableError::TrailingBytes { expected: end, got });
+        return Err(FileError::TrailingBytes { expected: end, got });
     }
     if (bytes.len() as u64) < body_offset {
         return Err(truncated(end));
@@ -464,7 +464,7 @@ pub(crate) fn read_head<M: DeserializeOwned>(
     let meta_bytes = &bytes[HEADER_LEN..metadata_end as usize];
     let computed = crc32fast::hash(meta_bytes);
     if computed != metadata_crc {
-        return Err(TableError::Checksum {
+        return Err(FileError::Checksum {
             section: Section::Metadata,
             stored: metadata_crc,
             computed,
@@ -474,13 +474,13 @@ pub(crate) fn read_head<M: DeserializeOwned>(
         .iter()
         .any(|&b| b != 0)
     {
-        return Err(TableError::layout("padding before the body is not zero"));
+        return Err(FileError::layout("padding before the body is not zero"));
     }
     let (metadata, used): (M, usize) =
         bincode::serde::decode_from_slice(meta_bytes, bincode_config())
-            .map_err(|e| TableError::metadata(e.to_string()))?;
+            .map_err(|e| FileError::metadata(e.to_string()))?;
     if used != meta_bytes.len() {
-        return Err(TableError::metadata(format!(
+        return Err(FileError::metadata(format!(
             "{} bytes after the metadata",
             meta_bytes.len() - used
         )));
@@ -515,10 +515,10 @@ pub(crate) fn crc32(bytes: &[u8]) -> u32 {
 }
 
 /// Checks a body against its stored CRC-32: O(body), in parallel.
-pub(crate) fn check_body(body: &[u8], stored: u32) -> Result<(), TableError> {
+pub(crate) fn check_body(body: &[u8], stored: u32) -> Result<(), FileError> {
     let computed = crc32(body);
     if computed != stored {
-        return Err(TableError::Checksum {
+        return Err(FileError::Checksum {
             section: Section::Body,
             stored,
             computed,

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Shape};
-use crate::format::TableError;
+use crate::format::FileError;
 use crate::symmetry::GoalClass;
 
 /// The goals every file of the family records, in this order, after the
@@ -49,7 +49,7 @@ impl Goals {
 
     /// The goal's class, checked: both goals are boards, and the indexed
     /// goal is the canonical goal of the goal's class.
-    pub fn class(&self) -> Result<GoalClass, TableError> {
+    pub fn class(&self) -> Result<GoalClass, FileError> {
         let goal = board_of(self.rows, self.cols, &self.goal, "goal")?;
         let indexed = board_of(
             self.indexed_rows,
@@ -59,7 +59,7 @@ impl Goals {
         )?;
         let class = GoalClass::of(&goal);
         if class.canonical() != &indexed {
-            return Err(TableError::metadata(format!(
+            return Err(FileError::metadata(format!(
                 "the indexed goal {indexed} ({}) is not the canonical goal {} of goal {goal}",
                 indexed.shape(),
                 class.canonical()
@@ -71,8 +71,8 @@ impl Goals {
 
 /// The board of `rows` × `cols` with `cells`, or a metadata error naming
 /// `what`.
-fn board_of(rows: u8, cols: u8, cells: &[u8], what: &str) -> Result<Board, TableError> {
+fn board_of(rows: u8, cols: u8, cells: &[u8], what: &str) -> Result<Board, FileError> {
     let shape = Shape::new(rows as usize, cols as usize)
-        .map_err(|e| TableError::metadata(format!("{what}: size: {e}")))?;
-    Board::from_tiles(shape, cells).map_err(|e| TableError::metadata(format!("{what}: {e}")))
+        .map_err(|e| FileError::metadata(format!("{what}: size: {e}")))?;
+    Board::from_tiles(shape, cells).map_err(|e| FileError::metadata(format!("{what}: {e}")))
 }

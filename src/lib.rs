@@ -144,9 +144,9 @@ pub mod verify;
 
 pub use board::{Board, BoardError, MAX_CELLS, Move, Shape, moves_to_string};
 pub use database::{
-    Database, DatabaseBuilder, DatabaseError, Engine, Event, Exact, ForGoal, Method, Source,
+    Database, DatabaseBuilder, DatabaseError, Engine, Event, ExactBy, Method, Source, Toward,
 };
-pub use format::TableError;
+pub use format::FileError;
 pub use rank::{Index, Indexer};
 pub use search::{Outcome, Stats};
 pub use solution::{Solution, SolveError};

@@ -16,7 +16,7 @@
 use serde::{Serialize, Serializer};
 
 use crate::board::{Board, Move};
-use crate::database::ForGoal;
+use crate::database::Toward;
 use crate::table::{PathCount, Probe, Table};
 
 /// A solved board: `{"board","goal","solvable","distance","moves"}`, and
@@ -275,7 +275,7 @@ impl StatsRecord {
     /// assert_eq!((record.max_distance, record.layers.len()), (31, 32));
     /// assert_eq!(record.goal, "0 1 2 3 4 5 6 7 8");
     /// ```
-    pub fn new<D: AsRef<[u8]>>(table: &ForGoal<Table<D>>) -> StatsRecord {
+    pub fn new<D: AsRef<[u8]>>(table: &Toward<Table<D>>) -> StatsRecord {
         let goal = table.toward().goal();
         let t = table.get();
         StatsRecord {

@@ -35,7 +35,7 @@ use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use crate::board::{Board, BoardError, Shape};
-use crate::database::{Database, DatabaseError, ForGoal};
+use crate::database::{Database, DatabaseError, Toward};
 use crate::random::{SplitMix64, random_board};
 use crate::solution::SolveError;
 use crate::store::Bytes;
@@ -456,7 +456,7 @@ pub struct RandomBoards {
     /// The distances drawn among, or none for every board.
     range: Option<RangeInclusive<u32>>,
     /// The table that tells each board's distance, if one is looked up.
-    table: Option<ForGoal<Table<Bytes>>>,
+    table: Option<Toward<Table<Bytes>>>,
 }
 
 impl RandomBoards {

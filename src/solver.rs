@@ -466,7 +466,7 @@ impl Solver {
     /// A* or IDA* from `board`, each node carrying its estimate: `start`
     /// for the board, `next(node, target, board)` for the board reached by
     /// moving the blank of `node` to `target`; `progress` as for
-    /// [`search::astar_with_progress`].
+    /// [`search::Limits::progress`].
     fn informed(
         &self,
         board: &Board,

@@ -6,7 +6,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
-use crate::format::TableError;
+use crate::format::FileError;
 
 /// The file extension of table files.
 pub const EXTENSION: &str = "slidedb";
@@ -275,8 +275,8 @@ pub fn stamp(path: &Path, identity: &FileIdentity) -> io::Result<()> {
 /// assert_eq!(&map[..], b"bytes");
 /// assert_eq!(id, slidedb::store::FileIdentity::of(&std::fs::metadata(&path).unwrap()));
 /// ```
-pub fn map_file_identified(path: &Path) -> Result<(memmap2::Mmap, FileIdentity), TableError> {
-    let io = |source| TableError::Io {
+pub fn map_file_identified(path: &Path) -> Result<(memmap2::Mmap, FileIdentity), FileError> {
+    let io = |source| FileError::Io {
         path: path.to_path_buf(),
         source,
     };
@@ -317,7 +317,7 @@ pub fn map_file_identified(path: &Path) -> Result<(memmap2::Mmap, FileIdentity),
 /// assert_eq!(&slidedb::store::map_file(&path).unwrap()[..], b"bytes");
 /// assert!(slidedb::store::map_file(dir.path()).is_err()); // a directory
 /// ```
-pub fn map_file(path: &Path) -> Result<memmap2::Mmap, TableError> {
+pub fn map_file(path: &Path) -> Result<memmap2::Mmap, FileError> {
     map_file_identified(path).map(|(map, _)| map)
 }
 

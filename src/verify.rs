@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::bfs::search_and_compare;
 use crate::board::Board;
-use crate::format::TableError;
+use crate::format::FileError;
 use crate::rank::Index;
 use crate::solution::{Solution, SolveError};
 use crate::solver::{Algorithm, Heuristic, Solver};
@@ -21,7 +21,7 @@ use crate::table::{GenerateError, Table, check_entries, generate};
 pub enum Fault {
     /// The bytes are damaged (for example the body checksum).
     #[error(transparent)]
-    Bytes(#[from] TableError),
+    Bytes(#[from] FileError),
     /// A board's entry disagrees with its neighbours'.
     #[error("the entry of {board} ({residue}) {what}")]
     Entry {

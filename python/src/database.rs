@@ -11,7 +11,7 @@ use pyo3::types::PyDict;
 use slidedb::records::StatsRecord;
 use slidedb::request::{self, RandomBoards};
 use slidedb::store::Bytes;
-use slidedb::{Board, Database, ForGoal, Method, SolveError, Table};
+use slidedb::{Board, Database, Method, SolveError, Table, Toward};
 
 use crate::answers::{PyProbe, PySolution, probe_record, stats_dict};
 use crate::convert::{
@@ -277,7 +277,7 @@ pub(crate) struct PyLayerIter {
 }
 
 impl PyLayerIter {
-    fn start(table: ForGoal<Table<Bytes>>, distance: u32) -> PyLayerIter {
+    fn start(table: Toward<Table<Bytes>>, distance: u32) -> PyLayerIter {
         let left = table
             .get()
             .layers()

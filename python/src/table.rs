@@ -15,7 +15,7 @@ use slidedb::records::StatsRecord;
 use slidedb::store::{self, Bytes};
 use slidedb::table::MANIFEST_NAME;
 use slidedb::{
-    Board, BoardError, Database, ForGoal, Shape, SolveError, Source, Table, moves_to_string,
+    Board, BoardError, Database, Shape, SolveError, Source, Table, Toward, moves_to_string,
 };
 
 use crate::answers::{PyProbe, PySolution, probe_record, stats_dict};
@@ -32,7 +32,7 @@ use crate::errors::{TableError, board_error, chain, database_error, solve_error}
 /// cols) array is read as rows) and run on every core without the GIL.
 #[pyclass(frozen, module = "slidedb", name = "Table")]
 pub(crate) struct PyTable {
-    pub(crate) table: ForGoal<Table<Bytes>>,
+    pub(crate) table: Toward<Table<Bytes>>,
 }
 
 impl PyTable {

@@ -1,5 +1,5 @@
 //! What answers toward a goal: the method asked for, a table or databases
-//! toward a goal ([`ForGoal`]), the exact choice ([`Exact`]) and the
+//! toward a goal ([`Toward`]), the exact choice ([`ExactBy`]) and the
 //! [`Engine`] that answers boards.
 
 use crate::symmetry::BuiltFor;
@@ -23,10 +23,10 @@ use crate::table::{MoveOutcome, PathCount, Probe, RareLayers, Table};
 #[non_exhaustive]
 pub enum Method {
     /// The exact answer: the goal class's full table (boards of up to
-    /// [`MAX_TABLE_CELLS`] cells), or IDA* over its largest pattern
+    /// [`MAX_TABLE_CELLS`](crate::MAX_TABLE_CELLS) cells), or IDA* over its largest pattern
     /// databases (bigger boards, or boards whose databases were named), or
     /// IDA* with Manhattan distance when there are none (optimal, but can
-    /// take minutes a board; reported as [`Event::NoPatterns`]).
+    /// take minutes a board; reported as [`Event::NoPatterns`](super::Event::NoPatterns)).
     #[default]
     Exact,
     /// A classic search with a plain estimate.
@@ -37,7 +37,7 @@ pub enum Method {
 
 /// A table or pattern databases, and the goal asked for that it serves:
 /// cheap to clone, shared between threads. Its queries answer toward the
-/// goal asked for; [`get`](ForGoal::get) is the file itself, which answers
+/// goal asked for; [`get`](Toward::get) is the file itself, which answers
 /// toward the goal it was built for (another goal of the same class).
 ///
 /// ```
@@ -51,15 +51,15 @@ pub enum Method {
 /// assert_eq!(table.get().max_distance(), 31); // the table itself
 /// ```
 #[derive(Debug)]
-pub struct ForGoal<T> {
+pub struct Toward<T> {
     pub(super) value: Arc<T>,
     pub(super) class: GoalClass,
     pub(super) source: Source,
 }
 
-impl<T> Clone for ForGoal<T> {
-    fn clone(&self) -> ForGoal<T> {
-        ForGoal {
+impl<T> Clone for Toward<T> {
+    fn clone(&self) -> Toward<T> {
+        Toward {
             value: self.value.clone(),
             class: self.class,
             source: self.source.clone(),
@@ -67,7 +67,7 @@ impl<T> Clone for ForGoal<T> {
     }
 }
 
-impl<T> ForGoal<T> {
+impl<T> Toward<T> {
     /// The goal asked for (`toward().goal()`), and how it maps onto the
     /// file's indexed goal.
     pub fn toward(&self) -> &GoalClass {
@@ -86,7 +86,7 @@ impl<T> ForGoal<T> {
     }
 }
 
-impl<D: AsRef<[u8]>> ForGoal<Table<D>> {
+impl<D: AsRef<[u8]>> Toward<Table<D>> {
     /// [`Table::solve`] toward the goal asked for.
     pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
         let mut moves = Vec::new();
@@ -183,7 +183,7 @@ impl<D: AsRef<[u8]>> ForGoal<Table<D>> {
     }
 }
 
-impl<D: AsRef<[u8]>> ForGoal<PatternDb<D>> {
+impl<D: AsRef<[u8]>> Toward<PatternDb<D>> {
     /// [`PatternDb::solve`] toward the goal asked for.
     pub fn solve(&self, board: &Board) -> Result<Solution, SolveError> {
         self.value.solve_toward(&self.class, board)
@@ -196,14 +196,14 @@ impl<D: AsRef<[u8]>> ForGoal<PatternDb<D>> {
 }
 
 /// What gives exact answers toward a goal, as [`Method::Exact`] chooses it
-/// ([`Database::exact`]).
+/// ([`Database::exact`](super::Database::exact)).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
-pub enum Exact {
+pub enum ExactBy {
     /// The class's full table.
-    Table(ForGoal<Table<Bytes>>),
+    Table(Toward<Table<Bytes>>),
     /// The class's pattern databases, searched by IDA*.
-    Patterns(ForGoal<PatternDb<Bytes>>),
+    Patterns(Toward<PatternDb<Bytes>>),
     /// Nothing: a board too big for a full table, with no pattern
     /// databases. [`Method::Exact`] then searches by IDA* with Manhattan
     /// distance.
@@ -214,7 +214,7 @@ pub enum Exact {
 }
 
 /// What answers boards toward one goal, resolved by
-/// [`Database::engine`]: cheap to clone, shared between threads.
+/// [`Database::engine`](super::Database::engine): cheap to clone, shared between threads.
 #[derive(Clone, Debug)]
 pub struct Engine {
     pub(super) class: GoalClass,
@@ -223,9 +223,9 @@ pub struct Engine {
 
 #[derive(Clone, Debug)]
 pub(super) enum EngineKind {
-    Table(ForGoal<Table<Bytes>>),
+    Table(Toward<Table<Bytes>>),
     Patterns {
-        db: ForGoal<PatternDb<Bytes>>,
+        db: Toward<PatternDb<Bytes>>,
         algorithm: Algorithm,
         solver: Arc<Solver>,
     },
@@ -275,7 +275,7 @@ impl Engine {
     /// let engine = Database::open(dir.path()).unwrap().engine(&goal, Method::Exact).unwrap();
     /// assert_eq!(engine.table().unwrap().get().states(), 360);
     /// ```
-    pub fn table(&self) -> Option<&ForGoal<Table<Bytes>>> {
+    pub fn table(&self) -> Option<&Toward<Table<Bytes>>> {
         match &self.kind {
             EngineKind::Table(t) => Some(t),
             _ => None,
@@ -292,7 +292,7 @@ impl Engine {
     /// let engine = db.engine(&goal, Method::Exact).unwrap();
     /// assert!(engine.patterns().is_some());
     /// ```
-    pub fn patterns(&self) -> Option<&ForGoal<PatternDb<Bytes>>> {
+    pub fn patterns(&self) -> Option<&Toward<PatternDb<Bytes>>> {
         match &self.kind {
             EngineKind::Patterns { db, .. } => Some(db),
             _ => None,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::Source;
 use crate::board::{Board, Shape};
-use crate::format::{Kind, TableError};
+use crate::format::{FileError, Kind};
 use crate::solution::SolveError;
 use crate::solver::Algorithm;
 use crate::table::{GenerateError, MAX_TABLE_CELLS};
@@ -42,7 +42,7 @@ pub enum DatabaseError {
         path: PathBuf,
         /// What is wrong with it.
         #[source]
-        source: TableError,
+        source: FileError,
     },
     /// A file (or a table given in memory) holds a table or databases that
     /// do not serve the goal asked for (another size, or another class of

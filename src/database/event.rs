@@ -67,7 +67,7 @@ pub enum Event {
         bytes: u64,
         /// How long the check took.
         elapsed: Duration,
-        /// Whether a stamp now records it ([`store::stamp`]), so that later
+        /// Whether a stamp now records it ([`store::stamp`](crate::store::stamp)), so that later
         /// opens skip the check until the file changes; `false` where the
         /// folder is not writable (the file is then checked on every open).
         stamped: bool,
@@ -121,7 +121,7 @@ pub enum Event {
         /// Why it could not be used.
         why: String,
     },
-    /// The rare layers of a table were listed ([`RareLayers`]).
+    /// The rare layers of a table were listed ([`RareLayers`](crate::RareLayers)).
     ListedRareLayers {
         /// The goal asked for.
         goal: Board,

@@ -8,16 +8,16 @@ use std::time::Instant;
 
 use super::{DatabaseError, Event, Inner, Source, own_table};
 use crate::board::Board;
-use crate::format::{Kind, TableError};
+use crate::format::{FileError, Kind};
 use crate::pdb::PatternDb;
 use crate::store::{self, Bytes};
 use crate::symmetry::GoalClass;
 use crate::table::{Table, generate};
 
 /// What a file that could not be opened is: unreadable, or unusable.
-pub(super) fn file_error(path: &Path, e: TableError) -> DatabaseError {
+pub(super) fn file_error(path: &Path, e: FileError) -> DatabaseError {
     match e {
-        TableError::Io { path, source } => DatabaseError::Read { path, source },
+        FileError::Io { path, source } => DatabaseError::Read { path, source },
         source => DatabaseError::File {
             path: path.to_path_buf(),
             source,
@@ -96,7 +96,7 @@ impl Inner {
         path: &Path,
         identity: &store::FileIdentity,
         bytes: u64,
-        verify: impl FnOnce() -> Result<(), TableError>,
+        verify: impl FnOnce() -> Result<(), FileError>,
     ) -> Result<(), DatabaseError> {
         if !self.verify || store::is_stamped(path, identity) {
             return Ok(());

@@ -36,7 +36,7 @@ mod files;
 mod slots;
 
 use engine::EngineKind;
-pub use engine::{Engine, Exact, ForGoal, Method};
+pub use engine::{Engine, ExactBy, Method, Toward};
 pub use error::DatabaseError;
 pub use event::{Event, Source};
 use slots::{FolderMark, Looked, Slots, lock};
@@ -405,13 +405,13 @@ impl Database {
         let class = GoalClass::of(goal);
         let kind = match method {
             Method::Exact => match self.exact(goal)? {
-                Exact::Table(table) => EngineKind::Table(table),
-                Exact::Patterns(db) => EngineKind::Patterns {
+                ExactBy::Table(table) => EngineKind::Table(table),
+                ExactBy::Patterns(db) => EngineKind::Patterns {
                     db,
                     algorithm: Algorithm::IdaStar,
                     solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 },
-                Exact::Nothing { dir } => {
+                ExactBy::Nothing { dir } => {
                     // Once per class of goals (a bounded set): a server
                     // asked a thousand times says it once.
                     let mut told = self.inner.told.lock().unwrap_or_else(|e| e.into_inner());
@@ -480,7 +480,7 @@ impl Database {
         };
         Some(Engine {
             class,
-            kind: EngineKind::Table(ForGoal {
+            kind: EngineKind::Table(Toward {
                 value,
                 class,
                 source,
@@ -497,28 +497,28 @@ impl Database {
     /// (that is for an engine that then searches without them).
     ///
     /// ```
-    /// use slidedb::{Board, Database, Exact, Shape};
+    /// use slidedb::{Board, Database, ExactBy, Shape};
     /// let db = Database::in_memory().open().unwrap();
-    /// assert!(matches!(db.exact(&Board::solved(Shape::EIGHT)), Ok(Exact::Table(_))));
+    /// assert!(matches!(db.exact(&Board::solved(Shape::EIGHT)), Ok(ExactBy::Table(_))));
     /// let fifteen = Board::solved(Shape::new(4, 4).unwrap());
-    /// assert!(matches!(db.exact(&fifteen), Ok(Exact::Nothing { .. })));
+    /// assert!(matches!(db.exact(&fifteen), Ok(ExactBy::Nothing { .. })));
     /// ```
-    pub fn exact(&self, goal: &Board) -> Result<Exact, DatabaseError> {
+    pub fn exact(&self, goal: &Board) -> Result<ExactBy, DatabaseError> {
         let shape = goal.shape();
         let named = self.named_patterns().is_some_and(|p| p.shape() == shape);
         if shape.cells() <= MAX_TABLE_CELLS && !named {
             return match self.table(goal) {
-                Ok(table) => Ok(Exact::Table(table)),
+                Ok(table) => Ok(ExactBy::Table(table)),
                 Err(missing @ DatabaseError::MissingTable { .. }) => match self.patterns(goal)? {
-                    Some(db) => Ok(Exact::Patterns(db)),
+                    Some(db) => Ok(ExactBy::Patterns(db)),
                     None => Err(missing),
                 },
                 Err(e) => Err(e),
             };
         }
         Ok(match self.patterns(goal)? {
-            Some(db) => Exact::Patterns(db),
-            None => Exact::Nothing {
+            Some(db) => ExactBy::Patterns(db),
+            None => ExactBy::Nothing {
                 dir: self.inner.dir.clone(),
             },
         })
@@ -547,7 +547,7 @@ impl Database {
     /// let table = db.table(&Board::solved(Shape::EIGHT)).unwrap();
     /// assert_eq!(table.get().layers().len(), 32);
     /// ```
-    pub fn table(&self, goal: &Board) -> Result<ForGoal<Table<Bytes>>, DatabaseError> {
+    pub fn table(&self, goal: &Board) -> Result<Toward<Table<Bytes>>, DatabaseError> {
         let class = GoalClass::of(goal);
         let shape = goal.shape();
         if let Some((table, source)) = &self.inner.table_file {
@@ -559,7 +559,7 @@ impl Database {
                     holds: *table.goal(),
                 });
             }
-            return Ok(ForGoal {
+            return Ok(Toward {
                 value: table.clone(),
                 class,
                 source: source.clone(),
@@ -573,7 +573,7 @@ impl Database {
         let slot = self.inner.tables.slot(class.canonical());
         let mut held = lock(&slot);
         if let Some((table, source)) = &*held {
-            return Ok(ForGoal {
+            return Ok(Toward {
                 value: table.clone(),
                 class,
                 source: source.clone(),
@@ -582,7 +582,7 @@ impl Database {
         let (table, source) = self.inner.find_or_build_table(&class)?;
         let table = Arc::new(table);
         *held = Some((table.clone(), source.clone()));
-        Ok(ForGoal {
+        Ok(Toward {
             value: table,
             class,
             source,
@@ -602,7 +602,7 @@ impl Database {
     pub fn patterns(
         &self,
         goal: &Board,
-    ) -> Result<Option<ForGoal<PatternDb<Bytes>>>, DatabaseError> {
+    ) -> Result<Option<Toward<PatternDb<Bytes>>>, DatabaseError> {
         let class = GoalClass::of(goal);
         if let Some((db, source)) = &self.inner.patterns_file {
             if !db.serves(goal) {
@@ -613,7 +613,7 @@ impl Database {
                     holds: *db.goal(),
                 });
             }
-            return Ok(Some(ForGoal {
+            return Ok(Some(Toward {
                 value: db.clone(),
                 class,
                 source: source.clone(),
@@ -651,7 +651,7 @@ impl Database {
                 }
             }
         };
-        Ok(found.map(|(value, source)| ForGoal {
+        Ok(found.map(|(value, source)| Toward {
             value,
             class,
             source,
@@ -688,7 +688,7 @@ impl Database {
         &self,
         query: &'static str,
         goal: &Board,
-    ) -> Result<ForGoal<Table<Bytes>>, DatabaseError> {
+    ) -> Result<Toward<Table<Bytes>>, DatabaseError> {
         self.table(goal).map_err(|e| match e {
             e @ (DatabaseError::TooBig { .. } | DatabaseError::MissingTable { .. }) => {
                 DatabaseError::NeedsTable {
@@ -777,7 +777,7 @@ impl Database {
     /// that one search serves every later call).
     fn rare_layers(
         &self,
-        table: &ForGoal<Table<Bytes>>,
+        table: &Toward<Table<Bytes>>,
         upto: u32,
     ) -> Result<Arc<RareLayers>, DatabaseError> {
         let t = table.get();
@@ -862,7 +862,7 @@ impl Database {
     pub fn require_patterns(
         &self,
         goal: &Board,
-    ) -> Result<ForGoal<PatternDb<Bytes>>, DatabaseError> {
+    ) -> Result<Toward<PatternDb<Bytes>>, DatabaseError> {
         self.patterns(goal)?
             .ok_or_else(|| self.missing_patterns(goal))
     }
@@ -878,6 +878,6 @@ mod tests {
     fn database_and_engines_are_shared_across_threads() {
         assert_send_sync::<Database>();
         assert_send_sync::<Engine>();
-        assert_send_sync::<ForGoal<Table<Bytes>>>();
+        assert_send_sync::<Toward<Table<Bytes>>>();
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{self, Frame, Kind, TableError};
+use crate::format::{self, FileError, Frame, Kind};
 use crate::goals::Goals;
 use crate::rank::placement_count;
 use crate::symmetry::GoalClass;
@@ -48,7 +48,7 @@ pub(crate) fn write(metadata: &Metadata, body: &[u8]) -> Vec<u8> {
 /// Checks pattern databases' bytes in time independent of the body's
 /// size: the frame, then the metadata (the groups partition the tiles; the
 /// body holds exactly their entries).
-pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
+pub(crate) fn read(bytes: &[u8]) -> Result<Layout, FileError> {
     let Frame {
         metadata: m,
         body,
@@ -59,14 +59,12 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
     // The body is laid out by the groups as written: they must already be
     // in the order the partition would put them in.
     if let Some(g) = m.groups.iter().find(|g| g.windows(2).any(|w| w[0] >= w[1])) {
-        return Err(TableError::metadata(format!(
-            "group {g:?} is not ascending"
-        )));
+        return Err(FileError::metadata(format!("group {g:?} is not ascending")));
     }
     let partition = Partition::new(shape, m.groups.clone())
-        .map_err(|e| TableError::metadata(format!("groups: {e}")))?;
+        .map_err(|e| FileError::metadata(format!("groups: {e}")))?;
     if m.layers.len() != m.groups.len() {
-        return Err(TableError::metadata(format!(
+        return Err(FileError::metadata(format!(
             "{} groups but {} lists of layers",
             m.groups.len(),
             m.layers.len()
@@ -78,29 +76,29 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
         let entries = placement_count(shape.cells(), group.len());
         // One-byte entries: at most 256 values.
         if layers.len() > 256 {
-            return Err(TableError::metadata(format!(
+            return Err(FileError::metadata(format!(
                 "group {group:?}: {} layer counts, but entries are bytes (at most 256)",
                 layers.len()
             )));
         }
         if layers.first() != Some(&1) {
-            return Err(TableError::metadata(format!(
+            return Err(FileError::metadata(format!(
                 "group {group:?}: the layer counts do not start with 1 (the goal's placement)"
             )));
         }
         let sum = layers
             .iter()
             .try_fold(0u64, |acc, &c| acc.checked_add(c))
-            .ok_or_else(|| TableError::metadata("layer counts overflow"))?;
+            .ok_or_else(|| FileError::metadata("layer counts overflow"))?;
         if sum != entries {
-            return Err(TableError::metadata(format!(
+            return Err(FileError::metadata(format!(
                 "group {group:?}: layer counts add up to {sum}, not {entries}"
             )));
         }
         total += entries;
     }
     if body.len() as u64 != total {
-        return Err(TableError::layout(format!(
+        return Err(FileError::layout(format!(
             "body of {} bytes, but the groups have {total} entries",
             body.len()
         )));

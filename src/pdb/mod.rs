@@ -37,7 +37,7 @@ use std::path::Path;
 pub use file::ENCODING_BYTE;
 
 use crate::board::{Board, MAX_CELLS, Shape};
-use crate::format::TableError;
+use crate::format::FileError;
 use crate::rank::{placement_count, placement_rank};
 use crate::search::Stats;
 use crate::solution::{Solution, SolveError, check_shape};
@@ -392,7 +392,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// assert_eq!(copy.partition(), built.partition());
     /// assert!(pdb::PatternDb::new(&b"not a table"[..]).is_err());
     /// ```
-    pub fn new(data: D) -> Result<PatternDb<D>, TableError> {
+    pub fn new(data: D) -> Result<PatternDb<D>, FileError> {
         let layout = file::read(data.as_ref())?;
         let class = layout.class;
         let n = class.canonical().shape().cells();
@@ -411,7 +411,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
             partition: layout
                 .partition
                 .renamed(class.goal().shape(), |t| class.goal_tile(t))
-                .map_err(|e| TableError::metadata(format!("groups: {e}")))?,
+                .map_err(|e| FileError::metadata(format!("groups: {e}")))?,
             indexed: layout.partition,
             class,
             metadata: layout.metadata,
@@ -425,7 +425,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         for g in 0..db.indexed.groups.len() {
             let home = db.entries(g)[db.home_rank(g)];
             if home != 0 {
-                return Err(TableError::layout(format!(
+                return Err(FileError::layout(format!(
                     "group {}'s entry for the goal is {home}, not 0",
                     g + 1
                 )));
@@ -457,7 +457,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// *bytes.last_mut().unwrap() ^= 1;
     /// assert!(pdb::PatternDb::new(bytes).unwrap().verify().is_err());
     /// ```
-    pub fn verify(&self) -> Result<(), TableError> {
+    pub fn verify(&self) -> Result<(), FileError> {
         self.verify_checksum()?;
         for g in 0..self.indexed.groups.len() {
             let mut counts = [0u64; 256];
@@ -466,7 +466,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
             }
             let layers = self.layers(g);
             if counts[..layers.len()] != *layers || counts[layers.len()..].iter().any(|&c| c > 0) {
-                return Err(TableError::metadata(format!(
+                return Err(FileError::metadata(format!(
                     "group {}'s entries are not spread as its layer counts say",
                     g + 1
                 )));
@@ -488,7 +488,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     /// *bytes.last_mut().unwrap() ^= 1;
     /// assert!(pdb::PatternDb::new(bytes).unwrap().verify_checksum().is_err());
     /// ```
-    pub fn verify_checksum(&self) -> Result<(), TableError> {
+    pub fn verify_checksum(&self) -> Result<(), FileError> {
         crate::format::check_body(&self.data.as_ref()[self.body.clone()], self.body_crc)
     }
 
@@ -770,7 +770,7 @@ impl PatternDb<memmap2::Mmap> {
     /// write_atomic(&path, db.as_bytes(), false).unwrap();
     /// assert_eq!(pdb::PatternDb::open_path(&path).unwrap().partition(), db.partition());
     /// ```
-    pub fn open_path(path: &Path) -> Result<PatternDb<memmap2::Mmap>, TableError> {
+    pub fn open_path(path: &Path) -> Result<PatternDb<memmap2::Mmap>, FileError> {
         PatternDb::new(map_file(path)?)
     }
 }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Shape};
-use crate::format::{self, Frame, Kind, TableError};
+use crate::format::{self, FileError, Frame, Kind};
 use crate::goals::Goals;
 use crate::symmetry::GoalClass;
 
@@ -63,7 +63,7 @@ pub(crate) fn head(metadata: &Metadata, body_len: u64, body_crc: u32) -> Vec<u8>
 
 /// Checks a table's bytes in time independent of the body's size: the
 /// frame, then the metadata against itself and the body's length.
-pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
+pub(crate) fn read(bytes: &[u8]) -> Result<Layout, FileError> {
     let Frame {
         metadata,
         body,
@@ -80,28 +80,28 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, TableError> {
 
 /// The metadata agrees with itself and with the body's length; returns the
 /// goal's class.
-pub(crate) fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, TableError> {
+pub(crate) fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, FileError> {
     let shape = Shape::new(m.goals.rows as usize, m.goals.cols as usize)
-        .map_err(|e| TableError::metadata(format!("goal: size: {e}")))?;
+        .map_err(|e| FileError::metadata(format!("goal: size: {e}")))?;
     // No slidedb writes a larger full table (their bodies would be 10 GB
     // and up): such a file, sparse and costing nothing on disk, must not
     // open as if it were one.
     if shape.cells() > MAX_TABLE_CELLS {
-        return Err(TableError::metadata(format!(
+        return Err(FileError::metadata(format!(
             "size {shape}: full tables go up to {MAX_TABLE_CELLS} cells"
         )));
     }
     let class = m.goals.class()?;
     let indexed = *class.canonical();
     if m.states != shape.states() {
-        return Err(TableError::metadata(format!(
+        return Err(FileError::metadata(format!(
             "{} states, but a {shape} board has {}",
             m.states,
             shape.states()
         )));
     }
     if body_bytes != body_len(m.states) {
-        return Err(TableError::layout(format!(
+        return Err(FileError::layout(format!(
             "body of {body_bytes} bytes, but {} states need {}",
             m.states,
             body_len(m.states)
@@ -111,15 +111,15 @@ pub(crate) fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, TableErr
         .layers
         .iter()
         .try_fold(0u64, |acc, &c| acc.checked_add(c))
-        .ok_or_else(|| TableError::metadata("layer counts overflow"))?;
+        .ok_or_else(|| FileError::metadata("layer counts overflow"))?;
     if sum != m.states || m.layers.first() != Some(&1) || m.layers.contains(&0) {
-        return Err(TableError::metadata(format!(
+        return Err(FileError::metadata(format!(
             "layer counts add up to {sum}, not {} (or a layer is empty)",
             m.states
         )));
     }
     if m.max_distance as usize + 1 != m.layers.len() {
-        return Err(TableError::metadata(format!(
+        return Err(FileError::metadata(format!(
             "max distance {} but {} layers",
             m.max_distance,
             m.layers.len()
@@ -127,18 +127,16 @@ pub(crate) fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, TableErr
     }
     let last = *m.layers.last().expect("layers checked non-empty");
     if m.hardest.is_empty() || m.hardest.len() as u64 > last || m.hardest.len() > MAX_HARDEST {
-        return Err(TableError::metadata(format!(
+        return Err(FileError::metadata(format!(
             "{} hardest states listed, for a last layer of {last}",
             m.hardest.len()
         )));
     }
     for h in &m.hardest {
         let board = Board::from_tiles(indexed.shape(), h)
-            .map_err(|e| TableError::metadata(format!("hardest state: {e}")))?;
+            .map_err(|e| FileError::metadata(format!("hardest state: {e}")))?;
         if !board.can_reach(&indexed) {
-            return Err(TableError::metadata(
-                "a hardest state cannot reach the goal",
-            ));
+            return Err(FileError::metadata("a hardest state cannot reach the goal"));
         }
     }
     Ok(class)

@@ -22,7 +22,7 @@ use std::ops::{ControlFlow, RangeInclusive};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
-use crate::format::{self, Frame, Kind, TableError};
+use crate::format::{self, FileError, Frame, Kind};
 use crate::random::SplitMix64;
 use crate::rank::Index;
 use crate::solution::SolveError;
@@ -148,7 +148,7 @@ impl RareLayers {
     pub fn from_bytes<D: AsRef<[u8]>>(
         bytes: &[u8],
         table: &Table<D>,
-    ) -> Result<RareLayers, TableError> {
+    ) -> Result<RareLayers, FileError> {
         let wide = table.states() > u32::MAX as u64;
         let Frame {
             metadata: m,
@@ -164,26 +164,26 @@ impl RareLayers {
             || m.layers != table.layers()
             || m.table_crc != table.body_crc()
         {
-            return Err(TableError::metadata(
+            return Err(FileError::metadata(
                 "the rare layers of another table (its goal, layer counts or checksum differ)",
             ));
         }
         let threshold = RareLayers::threshold(table.states());
         if m.upto > table.max_distance() {
-            return Err(TableError::metadata("listed past the greatest distance"));
+            return Err(FileError::metadata("listed past the greatest distance"));
         }
         let rare: Vec<u32> = (0..=m.upto)
             .filter(|&d| m.layers[d as usize] <= threshold)
             .collect();
         if m.listed != rare {
-            return Err(TableError::metadata(
+            return Err(FileError::metadata(
                 "the layers listed are not the rare ones",
             ));
         }
         let width = if wide { 8 } else { 4 };
         let expected = rare.iter().map(|&d| m.layers[d as usize]).sum::<u64>() * width;
         if body.len() as u64 != expected {
-            return Err(TableError::layout(format!(
+            return Err(FileError::layout(format!(
                 "body of {} bytes, but the listed layers need {expected}",
                 body.len()
             )));
@@ -202,7 +202,7 @@ impl RareLayers {
                 .collect();
             let ordered = list.windows(2).all(|w| w[0] < w[1]);
             if !ordered || list.last().is_some_and(|&i| i >= table.states()) {
-                return Err(TableError::metadata(format!(
+                return Err(FileError::metadata(format!(
                     "layer {d}'s list is out of order or past the table"
                 )));
             }

@@ -25,7 +25,7 @@ pub use query::{MoveOutcome, PathCount, Probe};
 pub use shards::{MANIFEST_NAME, ShardError, shard_name};
 
 use crate::board::{Adjacency, Board, Move};
-use crate::format::TableError;
+use crate::format::FileError;
 use crate::rank::{Index, Indexer};
 use crate::solution::{Solution, SolveError, check_shape};
 use crate::store::map_file;
@@ -93,7 +93,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// assert_eq!(copy.layers(), built.layers());
     /// assert!(Table::new(&b"not a table"[..]).is_err());
     /// ```
-    pub fn new(data: D) -> Result<Table<D>, TableError> {
+    pub fn new(data: D) -> Result<Table<D>, FileError> {
         let layout = file::read(data.as_ref())?;
         let indexed = *layout.class.canonical();
         Ok(Table {
@@ -144,7 +144,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// let damaged = Table::new(bytes).unwrap();
     /// assert!(damaged.verify().is_err());
     /// ```
-    pub fn verify(&self) -> Result<(), TableError> {
+    pub fn verify(&self) -> Result<(), FileError> {
         match &self.shards {
             Some(shards) => shards.verify(),
             None => crate::format::check_body(self.body_bytes(), self.body_crc),
@@ -546,7 +546,7 @@ impl Table<memmap2::Mmap> {
     /// let mapped = Table::open_path(&path).unwrap();
     /// assert_eq!(mapped.max_distance(), 21);
     /// ```
-    pub fn open_path(path: &Path) -> Result<Table<memmap2::Mmap>, TableError> {
+    pub fn open_path(path: &Path) -> Result<Table<memmap2::Mmap>, FileError> {
         Table::new(map_file(path)?)
     }
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
-use crate::format::{self, Kind, TableError};
+use crate::format::{self, FileError, Kind};
 use crate::goals::Goals;
 use crate::rank::{Index, Indexer};
 
@@ -111,7 +111,7 @@ pub enum ShardError {
         path: PathBuf,
         /// What is wrong.
         #[source]
-        source: TableError,
+        source: FileError,
     },
     /// A shard is damaged, or not a shard.
     #[error(
@@ -127,7 +127,7 @@ pub enum ShardError {
         workers: usize,
         /// What is wrong.
         #[source]
-        source: TableError,
+        source: FileError,
     },
     /// A shard does not belong with the manifest.
     #[error(
@@ -165,14 +165,14 @@ fn read_manifest(dir: &Path) -> Result<(ManifestMetadata, Vec<u8>), ShardError> 
     let manifest = frame.metadata;
     let class = manifest.goals.class().map_err(table)?;
     if class.goal().shape().cells() > super::MAX_TABLE_CELLS {
-        return Err(table(TableError::metadata(format!(
+        return Err(table(FileError::metadata(format!(
             "a {}-cell table: tables go up to {} cells",
             class.goal().shape().cells(),
             super::MAX_TABLE_CELLS
         ))));
     }
     let indexer = Indexer::new(class.canonical());
-    let fault = |what: &str| table(TableError::metadata(what.to_string()));
+    let fault = |what: &str| table(FileError::metadata(what.to_string()));
     // The shards cover the tile orders in order, each its own worker's.
     let mut next = 0;
     for (k, shard) in manifest.shards.iter().enumerate() {
@@ -248,10 +248,10 @@ impl ShardBodies {
     }
 
     /// Checks every body's CRC-32 against the manifest's.
-    pub(crate) fn verify(&self) -> Result<(), TableError> {
+    pub(crate) fn verify(&self) -> Result<(), FileError> {
         self.check().map_err(|e| match e {
             ShardError::Damaged { source, .. } => source,
-            other => TableError::metadata(other.to_string()),
+            other => FileError::metadata(other.to_string()),
         })
     }
 
@@ -324,7 +324,7 @@ pub(crate) fn open_shards(
             source,
         };
         let map = crate::store::map_file(&path).map_err(|e| match e {
-            TableError::Io { source, .. } => read(source),
+            FileError::Io { source, .. } => read(source),
             e => table(e),
         })?;
         let frame =

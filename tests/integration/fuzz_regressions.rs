@@ -5,7 +5,7 @@
 
 use slidedb::BuiltFor;
 use slidedb::format::{FORMAT_VERSION, HEADER_LEN, MAX_METADATA_LEN};
-use slidedb::{Board, BoardError, Shape, Table, TableError};
+use slidedb::{Board, BoardError, FileError, Shape, Table};
 
 /// bincode 2's standard variable-length integer.
 fn varint(out: &mut Vec<u8>, v: u64) {
@@ -107,7 +107,7 @@ fn file(meta: &[u8], body: &[u8]) -> Vec<u8> {
     out
 }
 
-fn open(bytes: &[u8]) -> Result<(), TableError> {
+fn open(bytes: &[u8]) -> Result<(), FileError> {
     Table::new(bytes).map(|_| ())
 }
 
@@ -151,7 +151,7 @@ fn huge_metadata_lengths_are_layout_errors() {
         let mut bytes = header(&meta, len, body_offset(meta.len() as u64), 3);
         bytes.extend_from_slice(&meta);
         assert!(
-            matches!(open(&bytes), Err(TableError::Layout { .. })),
+            matches!(open(&bytes), Err(FileError::Layout { .. })),
             "metadata length {len}: {:?}",
             open(&bytes)
         );
@@ -179,7 +179,7 @@ fn offsets_and_lengths_near_u64_max_are_errors() {
         assert!(
             matches!(
                 got,
-                Err(TableError::Layout { .. } | TableError::Truncated { .. })
+                Err(FileError::Layout { .. } | FileError::Truncated { .. })
             ),
             "body at {body_offset}, {body_len} bytes: {got:?}"
         );
@@ -203,7 +203,7 @@ fn a_valid_header_over_garbage_metadata_is_a_metadata_error() {
     for meta in garbage {
         let got = open(&file(meta, &[0; 3]));
         assert!(
-            matches!(got, Err(TableError::Metadata { .. })),
+            matches!(got, Err(FileError::Metadata { .. })),
             "{meta:?}: {got:?}"
         );
     }
@@ -252,7 +252,7 @@ fn metadata_that_contradicts_itself_is_an_error() {
     for meta in cases {
         let got = open(&file(&meta, &[0; 3]));
         assert!(
-            matches!(got, Err(TableError::Metadata { .. })),
+            matches!(got, Err(FileError::Metadata { .. })),
             "{meta:?}: {got:?}"
         );
     }
@@ -369,7 +369,7 @@ fn a_table_larger_than_any_slidedb_writes_is_refused() {
         }
         drop(f);
         match Table::open_path(&path) {
-            Err(TableError::Metadata { .. }) if cells > 14 => {}
+            Err(FileError::Metadata { .. }) if cells > 14 => {}
             Err(e) => panic!("{rows}x{cols}: {e}"),
             Ok(table) if cells == 14 => {
                 // Every entry 0: from a board one move out, the descent
@@ -411,7 +411,7 @@ fn an_indexed_goal_that_is_not_the_goals_canonical_goal_is_refused() {
             &[&[0, 3, 2, 1]],
         );
         match open(&file(&meta, &TWO_BY_TWO_BODY)) {
-            Err(TableError::Metadata { what }) => {
+            Err(FileError::Metadata { what }) => {
                 assert!(what.contains("indexed goal"), "{indexed:?}: {what}")
             }
             other => panic!("{indexed:?}: {other:?}"),

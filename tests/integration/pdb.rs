@@ -6,7 +6,7 @@ use slidedb::BuiltFor;
 
 use slidedb::pdb::{self, Partition, PatternDb};
 use slidedb::random::{SplitMix64, random_board};
-use slidedb::{Board, Shape, TableError};
+use slidedb::{Board, FileError, Shape};
 
 /// Every 2x4 board, with a 4-3 partition: admissible, and IDA* under it
 /// is optimal on every board.
@@ -150,12 +150,12 @@ fn pattern_files_open_and_are_not_tables() {
     }
     assert!(matches!(
         slidedb::Table::new(db.as_bytes()),
-        Err(TableError::WrongKind { .. })
+        Err(FileError::WrongKind { .. })
     ));
     let table = common::table(goal.shape());
     assert!(matches!(
         PatternDb::new(table.as_bytes()),
-        Err(TableError::WrongKind { .. })
+        Err(FileError::WrongKind { .. })
     ));
     // Every truncation is refused; a flipped body byte fails verify.
     let bytes = db.as_bytes();

@@ -3,7 +3,7 @@
 
 use slidedb::BuiltFor;
 use slidedb::format::{FORMAT_VERSION, HEADER_LEN, Section};
-use slidedb::{Board, Shape, Table, TableError, generate};
+use slidedb::{Board, FileError, Shape, Table, generate};
 
 fn small() -> Vec<u8> {
     generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {})
@@ -75,7 +75,7 @@ fn every_truncation_is_an_error() {
     let bytes = small();
     for len in 0..bytes.len() {
         match Table::new(&bytes[..len]) {
-            Err(TableError::Truncated { .. } | TableError::BadMagic) => {}
+            Err(FileError::Truncated { .. } | FileError::BadMagic) => {}
             Err(e) => panic!("truncated to {len}: unexpected error {e}"),
             Ok(_) => panic!("truncated to {len}: opened"),
         }
@@ -84,7 +84,7 @@ fn every_truncation_is_an_error() {
     longer.push(0);
     assert!(matches!(
         Table::new(&longer[..]),
-        Err(TableError::TrailingBytes { .. })
+        Err(FileError::TrailingBytes { .. })
     ));
 }
 
@@ -99,7 +99,7 @@ fn body_damage_is_caught_by_verify() {
         let table = Table::new(&damaged[..]).unwrap();
         assert!(matches!(
             table.verify(),
-            Err(TableError::Checksum {
+            Err(FileError::Checksum {
                 section: Section::Body,
                 ..
             })
@@ -111,24 +111,24 @@ fn body_damage_is_caught_by_verify() {
 fn other_files_and_versions_are_named() {
     assert!(matches!(
         Table::new(&b"hello, world, this is not a table at all....."[..]),
-        Err(TableError::BadMagic)
+        Err(FileError::BadMagic)
     ));
     assert!(matches!(
         Table::new(&b""[..]),
-        Err(TableError::Truncated { .. })
+        Err(FileError::Truncated { .. })
     ));
     let mut newer = small();
     newer[10..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     let err = Table::new(&newer[..]).err().unwrap();
     assert!(
-        matches!(err, TableError::Version { expected, got } if expected == FORMAT_VERSION && got == FORMAT_VERSION + 1)
+        matches!(err, FileError::Version { expected, got } if expected == FORMAT_VERSION && got == FORMAT_VERSION + 1)
     );
     assert!(err.to_string().contains("newer slidedb"), "{err}");
     // Version 1 tables did not record the goal they were built for.
     let mut older = small();
     older[10..12].copy_from_slice(&1u16.to_le_bytes());
     let err = Table::new(&older[..]).err().unwrap();
-    assert!(matches!(err, TableError::Version { got: 1, .. }), "{err}");
+    assert!(matches!(err, FileError::Version { got: 1, .. }), "{err}");
     assert!(
         err.to_string().contains("older slidedb") && err.to_string().contains("rebuild"),
         "{err}"
@@ -168,7 +168,7 @@ fn every_metadata_byte_is_under_the_metadata_checksum() {
     let db = pdb::build(&goal, &Partition::standard(&goal, "3-2").unwrap(), |_| {})
         .unwrap()
         .into_inner();
-    type Open = fn(&[u8]) -> Result<(), TableError>;
+    type Open = fn(&[u8]) -> Result<(), FileError>;
     let kinds: [(&[u8], Open); 2] = [
         (&table, |b| Table::new(b).map(|_| ())),
         (&db, |b| PatternDb::new(b).map(|_| ())),
@@ -180,7 +180,7 @@ fn every_metadata_byte_is_under_the_metadata_checksum() {
             let mut changed = bytes.to_vec();
             changed[at] ^= 0x20;
             match open(&changed) {
-                Err(TableError::Checksum {
+                Err(FileError::Checksum {
                     section: Section::Metadata,
                     ..
                 }) => {}

@@ -12,7 +12,7 @@ use slidedb::records::InvalidRecord;
 use slidedb::request::{self, MAX_LINE, PREVIEW};
 use slidedb::{Board, Move, Shape, SolveError};
 
-use crate::data::Data;
+use crate::data::OpenDatabase;
 
 /// One kind of question asked of every board.
 pub trait Query: Sync {
@@ -20,7 +20,7 @@ pub trait Query: Sync {
     type Answerer: Send + Sync;
 
     /// Resolves what answers boards of `shape` (once per size met).
-    fn answerer(&self, data: &Data, shape: Shape) -> Result<Self::Answerer>;
+    fn answerer(&self, data: &OpenDatabase, shape: Shape) -> Result<Self::Answerer>;
 
     /// Whether it answers in microseconds (thousands of lines a task), not
     /// by a search (one line a task, so that both cores work).
@@ -66,14 +66,14 @@ const LINES_PER_TASK: usize = 2048;
 /// What a run keeps between blocks of lines.
 struct Run<'a, Q: Query> {
     query: &'a Q,
-    data: Data,
+    data: OpenDatabase,
     /// What answers each board size met so far.
     answerers: HashMap<Shape, Q::Answerer>,
 }
 
 /// Answers every board of `boards` (stdin when empty, and where one is
 /// `-`); returns the exit status.
-pub fn run<Q: Query>(query: &Q, boards: &[String], data: Data) -> Result<u8> {
+pub fn run<Q: Query>(query: &Q, boards: &[String], data: OpenDatabase) -> Result<u8> {
     let mut run = Run {
         query,
         data,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use serde::Serialize;
-use slidedb::{Board, Engine, Exact, Method, Move, SolveError, Solver, Stats, moves_to_string};
+use slidedb::{Board, Engine, ExactBy, Method, Move, SolveError, Solver, Stats, moves_to_string};
 
 use crate::alloc::peak_during;
 use crate::data::DataArgs;
@@ -97,12 +97,12 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     // the searches still run, unjudged.
     let named = args.algos.contains(&Algo::Table);
     let exact = match data.exact(shape) {
-        Ok(Exact::Nothing { .. }) if named => {
+        Ok(ExactBy::Nothing { .. }) if named => {
             // The error names the command that builds them.
             data.require_patterns(shape)?;
             None
         }
-        Ok(Exact::Nothing { .. }) => {
+        Ok(ExactBy::Nothing { .. }) => {
             say!(
                 "slidedb: no pattern databases for {shape} goal {goal}, so optimality is not judged: build them with slidedb-gen --size {shape} --goal \"{goal}\" --pdb {}",
                 crate::data::suggested_sizes(shape)

@@ -4,10 +4,10 @@ use anyhow::Result;
 use clap::Args as ClapArgs;
 use slidedb::records::CountRecord;
 use slidedb::store::Bytes;
-use slidedb::{Board, ForGoal, Move, Shape, SolveError, Table};
+use slidedb::{Board, Move, Shape, SolveError, Table, Toward};
 
 use crate::batch::{self, Query};
-use crate::data::{Data, DataArgs};
+use crate::data::{DataArgs, OpenDatabase};
 
 #[derive(ClapArgs)]
 pub struct CountArgs {
@@ -33,9 +33,9 @@ pub fn run(args: &CountArgs) -> Result<u8> {
 }
 
 impl Query for Count<'_> {
-    type Answerer = ForGoal<Table<Bytes>>;
+    type Answerer = Toward<Table<Bytes>>;
 
-    fn answerer(&self, data: &Data, shape: Shape) -> Result<Self::Answerer> {
+    fn answerer(&self, data: &OpenDatabase, shape: Shape) -> Result<Self::Answerer> {
         data.table_for("count", shape)
     }
 

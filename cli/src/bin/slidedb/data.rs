@@ -14,8 +14,8 @@ use slidedb::request;
 use slidedb::store::{Bytes, pattern_file_prefix};
 use slidedb::symmetry::GoalClass;
 use slidedb::{
-    Board, Database, DatabaseError, Engine, Event, Exact, ForGoal, Method, Shape, Source, Table,
-    TableError, default_file_name,
+    Board, Database, DatabaseError, Engine, Event, ExactBy, FileError, Method, Shape, Source,
+    Table, Toward, default_file_name,
 };
 
 #[derive(ClapArgs)]
@@ -52,7 +52,7 @@ pub struct DataArgs {
 }
 
 /// The database the options open, and the size and goal they name.
-pub struct Data {
+pub struct OpenDatabase {
     pub db: Database,
     /// The size in force for reading boards.
     pub size: Option<Shape>,
@@ -66,7 +66,7 @@ impl DataArgs {
     /// Opens the database the options describe. Bodies of small files are
     /// checksummed as they are opened unless `check_bodies` is false
     /// (`verify` does its own checks, to report them).
-    pub fn open(&self, check_bodies: bool) -> Result<Data> {
+    pub fn open(&self, check_bodies: bool) -> Result<OpenDatabase> {
         let mut builder = Database::builder().on_event(report);
         if !check_bodies {
             builder = builder.verify_on_open(false);
@@ -86,7 +86,7 @@ impl DataArgs {
         let db = builder
             .open()
             .map_err(|e| explain(self.data.as_deref(), e, None))?;
-        let mut data = Data {
+        let mut data = OpenDatabase {
             db,
             size: self.size,
             goal: None,
@@ -157,7 +157,7 @@ pub fn suggested_sizes(shape: Shape) -> String {
     sizes.join("-")
 }
 
-impl Data {
+impl OpenDatabase {
     /// The one shape the options name (`--table`, `--size`, `--goal`), or
     /// 3x3.
     pub fn shape(&self) -> Shape {
@@ -181,7 +181,7 @@ impl Data {
     }
 
     /// What gives exact answers for boards of `shape` toward their goal.
-    pub fn exact(&self, shape: Shape) -> Result<Exact> {
+    pub fn exact(&self, shape: Shape) -> Result<ExactBy> {
         self.ask(shape, Database::exact)
     }
 
@@ -191,25 +191,25 @@ impl Data {
     }
 
     /// The full table for boards of `shape` toward their goal.
-    pub fn table(&self, shape: Shape) -> Result<ForGoal<Table<Bytes>>> {
+    pub fn table(&self, shape: Shape) -> Result<Toward<Table<Bytes>>> {
         self.ask(shape, Database::table)
     }
 
     /// The full table for boards of `shape` toward their goal, for a
     /// query that needs one (the error names it).
-    pub fn table_for(&self, query: &'static str, shape: Shape) -> Result<ForGoal<Table<Bytes>>> {
+    pub fn table_for(&self, query: &'static str, shape: Shape) -> Result<Toward<Table<Bytes>>> {
         self.ask(shape, |db, goal| db.table_for(query, goal))
     }
 
     /// The pattern databases for boards of `shape` toward their goal, if
     /// any.
-    pub fn patterns(&self, shape: Shape) -> Result<Option<ForGoal<PatternDb<Bytes>>>> {
+    pub fn patterns(&self, shape: Shape) -> Result<Option<Toward<PatternDb<Bytes>>>> {
         self.ask(shape, Database::patterns)
     }
 
-    /// Like [`Data::patterns`], but none is an error naming the command
+    /// Like [`OpenDatabase::patterns`], but none is an error naming the command
     /// that builds them.
-    pub fn require_patterns(&self, shape: Shape) -> Result<ForGoal<PatternDb<Bytes>>> {
+    pub fn require_patterns(&self, shape: Shape) -> Result<Toward<PatternDb<Bytes>>> {
         self.ask(shape, Database::require_patterns)
     }
 
@@ -285,7 +285,7 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
         // Damage and other versions are fixed by rebuilding; another kind
         // of file, or not a table at all, by checking the path.
         DatabaseError::File { path, source }
-            if !matches!(source, TableError::BadMagic | TableError::WrongKind { .. }) =>
+            if !matches!(source, FileError::BadMagic | FileError::WrongKind { .. }) =>
         {
             // `slidedb-gen --out` takes the file itself, not a link to
             // it; a directory of shards is built again by the distributed

@@ -8,7 +8,7 @@ use slidedb::records::ProbeRecord;
 use slidedb::{Board, Engine, Method, Move, Shape, SolveError};
 
 use crate::batch::{self, Query};
-use crate::data::{Data, DataArgs};
+use crate::data::{DataArgs, OpenDatabase};
 
 #[derive(ClapArgs)]
 pub struct ProbeArgs {
@@ -36,7 +36,7 @@ pub fn run(args: &ProbeArgs) -> Result<u8> {
 impl Query for Probe<'_> {
     type Answerer = Engine;
 
-    fn answerer(&self, data: &Data, shape: Shape) -> Result<Engine> {
+    fn answerer(&self, data: &OpenDatabase, shape: Shape) -> Result<Engine> {
         data.engine(shape, Method::Exact)
     }
 

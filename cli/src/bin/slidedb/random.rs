@@ -71,7 +71,7 @@ pub fn run(args: &RandomArgs) -> Result<u8> {
 
 /// The library's error, with the command that fixes a database's.
 fn explain_request(
-    data: &crate::data::Data,
+    data: &crate::data::OpenDatabase,
     e: RequestError,
     goal: &slidedb::Board,
 ) -> anyhow::Error {

@@ -8,7 +8,7 @@ use slidedb::records::SolveRecord;
 use slidedb::{Algorithm, Board, Engine, Heuristic, Method, Move, Shape, SolveError};
 
 use crate::batch::{self, Query};
-use crate::data::{Data, DataArgs};
+use crate::data::{DataArgs, OpenDatabase};
 
 /// How `solve` answers: from the table, or by a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -135,7 +135,7 @@ pub fn run(args: &SolveArgs) -> Result<u8> {
 impl Query for Solve<'_> {
     type Answerer = Engine;
 
-    fn answerer(&self, data: &Data, shape: Shape) -> Result<Engine> {
+    fn answerer(&self, data: &OpenDatabase, shape: Shape) -> Result<Engine> {
         let engine = data.engine(shape, self.method)?;
         warn_of_memory(&engine, data.db.search_memory());
         Ok(engine)

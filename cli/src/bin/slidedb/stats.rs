@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use slidedb::pdb::PatternDb;
 use slidedb::store::Bytes;
-use slidedb::{Exact, ForGoal};
+use slidedb::{ExactBy, Toward};
 
 use crate::data::DataArgs;
 
@@ -41,7 +41,7 @@ struct JsonPatterns {
 
 /// What pattern databases hold: per group, its tiles and the spread of
 /// its values (the tiles named toward the databases' own goal).
-fn patterns(args: &StatsArgs, found: &ForGoal<PatternDb<Bytes>>) -> Result<u8> {
+fn patterns(args: &StatsArgs, found: &Toward<PatternDb<Bytes>>) -> Result<u8> {
     let class = *found.toward();
     let (shape, goal) = (class.goal().shape(), *class.goal());
     let db = found.get();
@@ -122,8 +122,8 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     let data = args.data.open(true)?;
     // What the exact answers come from is what is described.
     let found = match data.exact(data.shape())? {
-        Exact::Table(table) => table,
-        Exact::Patterns(db) => return patterns(args, &db),
+        ExactBy::Table(table) => table,
+        ExactBy::Patterns(db) => return patterns(args, &db),
         // Nothing to describe: the error names what to build.
         _ => return patterns(args, &data.require_patterns(data.shape())?),
     };

@@ -231,8 +231,8 @@ async fn sizes(Shared(state): Shared<Arc<State>>) -> Result<Response, ApiError> 
             let shape = Shape::new(rows, cols).expect("a shape");
             let goal = shared.data.db.default_goal(shape);
             let exact = match shared.data.db.exact(&goal) {
-                Ok(slidedb::Exact::Table(_)) => "table",
-                Ok(slidedb::Exact::Patterns(_)) => "patterns",
+                Ok(slidedb::ExactBy::Table(_)) => "table",
+                Ok(slidedb::ExactBy::Patterns(_)) => "patterns",
                 _ => continue,
             };
             found.push(serde_json::json!({

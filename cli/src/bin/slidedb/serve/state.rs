@@ -9,11 +9,11 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 use super::limits::MAX_LOGGED;
-use crate::data::Data;
+use crate::data::OpenDatabase;
 
 /// What every handler shares.
 pub struct State {
-    pub data: Data,
+    pub data: OpenDatabase,
     /// Permits for searches running at once.
     pub searches: Arc<Semaphore>,
     /// The time a search may take.
@@ -27,7 +27,12 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(data: Data, searches: usize, budget: Duration, client_timeout: Duration) -> State {
+    pub fn new(
+        data: OpenDatabase,
+        searches: usize,
+        budget: Duration,
+        client_timeout: Duration,
+    ) -> State {
         State {
             data,
             searches: Arc::new(Semaphore::new(searches)),
