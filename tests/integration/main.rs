@@ -18,6 +18,7 @@ mod fuzz_regressions;
 mod heuristics;
 mod idastar;
 mod iddfs;
+mod layers;
 mod pdb;
 mod request;
 mod solve;
