@@ -20,7 +20,6 @@ macro_rules! say {
 /// left on device"), and keeps its kind, so that a closed pipe is still
 /// known as one. Flush it before returning: a buffer dropped unflushed
 /// loses its error.
-#[allow(dead_code)]
 pub fn output() -> impl io::Write {
     io::BufWriter::with_capacity(1 << 16, Output(io::stdout().lock()))
 }
@@ -45,7 +44,6 @@ impl io::Write for Output {
 }
 
 /// Whether `e` is, or was caused by, a closed pipe.
-#[allow(dead_code)]
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<io::Error>()
