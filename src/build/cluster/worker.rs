@@ -3,6 +3,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ops::Range;
+use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
@@ -167,27 +169,52 @@ struct Standing {
     hardest: Vec<Index>,
 }
 
-/// One worker's search (see the [module docs](self)).
-fn work(
-    worker: &mut Worker,
-    goal: &Board,
-    setup: &Setup,
-    saved: Option<(usize, Saved)>,
-    on_event: &dyn Fn(&ClusterEvent),
-) -> Result<Finished, Stopped> {
-    let start = Instant::now();
-    let me = worker.index();
-    let peers = worker.peers();
-    let reporter = me.is_multiple_of(setup.workers);
-    let indexer = Indexer::new(goal);
-    let per_blank = indexer.per_blank();
-    let ranges = owned_ranges(per_blank, peers);
-    let range = ranges[me].clone();
-    let search = IndexMoves::new(&indexer, false);
+/// The inputs a worker feeds its dataflow, stamped with their epoch (a
+/// layer).
+struct Inputs {
+    /// The moves it sends to other workers' boards.
+    targets: InputHandleVec<u64, u64>,
+    /// Its figures of each epoch, for every worker.
+    reports: InputHandleVec<u64, (u64, Totals)>,
+    /// Its summary at the end, for every worker.
+    summaries: InputHandleVec<u64, Summary>,
+}
 
-    let owners: Vec<u64> = ranges.iter().map(|r| r.end).collect();
-    let route = move |index: &u64| owners.partition_point(|&end| end <= index % per_blank) as u64;
+impl Inputs {
+    /// Closes the epochs before `epoch` on every input.
+    fn advance_to(&mut self, epoch: u64) {
+        self.targets.advance_to(epoch);
+        self.reports.advance_to(epoch);
+        self.summaries.advance_to(epoch);
+    }
+}
 
+/// What a worker's dataflow delivers to it, and how far it has come.
+struct Outputs {
+    probe: ProbeHandle<u64>,
+    /// The moves other workers sent to this one's boards, by the epoch
+    /// they were sent in.
+    arrived: Rc<RefCell<HashMap<u64, Vec<u64>>>>,
+    /// Every worker's figures, summed by epoch.
+    totals: Rc<RefCell<HashMap<u64, Totals>>>,
+    /// Every worker's summary.
+    summarised: Rc<RefCell<Vec<Summary>>>,
+}
+
+impl Outputs {
+    /// Claims what has arrived so far, each move as a board of the layer
+    /// after the one it was sent from.
+    fn drain(&self, own: &mut Owned, claimed: &mut HashMap<u64, u64>) {
+        // Drained, the batches go back to the system.
+        for (epoch, moves) in self.arrived.borrow_mut().drain() {
+            *claimed.entry(epoch).or_default() += own.claim_all(epoch as u32 + 1, &moves);
+        }
+    }
+}
+
+/// Builds a worker's dataflow: the moves exchanged to the worker `route`
+/// names, the figures and the summaries broadcast to every worker.
+fn dataflow(worker: &mut Worker, route: impl FnMut(&u64) -> u64 + 'static) -> (Inputs, Outputs) {
     let mut targets = InputHandleVec::<u64, u64>::new();
     let mut reports = InputHandleVec::<u64, (u64, Totals)>::new();
     let mut summaries = InputHandleVec::<u64, Summary>::new();
@@ -236,19 +263,43 @@ fn work(
             .inspect(move |summary: &Summary| summarised.borrow_mut().push(summary.clone()))
             .probe_with(&probe);
     });
+    let inputs = Inputs {
+        targets,
+        reports,
+        summaries,
+    };
+    let outputs = Outputs {
+        probe,
+        arrived,
+        totals,
+        summarised,
+    };
+    (inputs, outputs)
+}
 
+/// Where a worker starts: its boards, where its loop stands, the boards
+/// it claimed early from received moves (by the epoch they were sent in)
+/// and the slot its next checkpoint goes into (the older one) — from its
+/// checkpoint `saved`, or else from the goal.
+fn start<'s, 'a>(
+    search: &'s IndexMoves<'a>,
+    indexer: &'a Indexer,
+    goal: &Board,
+    range: &Range<u64>,
+    saved: Option<(usize, Saved)>,
+) -> (Owned<'s, 'a>, Standing, HashMap<u64, u64>, usize) {
     // Boards claimed from received moves, by the epoch they were sent in.
     let mut claimed: HashMap<u64, u64> = HashMap::new();
     // Which slot the next checkpoint goes into: the older one.
     let mut next_slot = 0;
-    let (mut own, mut at) = match saved {
+    let (own, at) = match saved {
         Some((slot, saved)) => {
             let m = saved.metadata;
             next_slot = 1 - slot;
             claimed.insert(m.depth as u64, m.early);
             let own = Owned::restore(
-                &search,
-                &indexer,
+                search,
+                indexer,
                 goal,
                 range.clone(),
                 saved.residues,
@@ -270,7 +321,7 @@ fn work(
             (own, at)
         }
         None => {
-            let mut own = Owned::new(&search, &indexer, goal, range.clone());
+            let mut own = Owned::new(search, indexer, goal, range.clone());
             let count = own.root_count();
             let at = Standing {
                 epoch: 0,
@@ -284,17 +335,105 @@ fn work(
             (own, at)
         }
     };
-    targets.advance_to(at.epoch);
-    reports.advance_to(at.epoch);
-    summaries.advance_to(at.epoch);
-    // Claims what has arrived so far, each move as a board of the layer
-    // after the one it was sent from.
-    let drain = |own: &mut Owned, claimed: &mut HashMap<u64, u64>| {
-        // Drained, the batches go back to the system.
-        for (epoch, moves) in arrived.borrow_mut().drain() {
-            *claimed.entry(epoch).or_default() += own.claim_all(epoch as u32 + 1, &moves);
+    (own, at, claimed, next_slot)
+}
+
+impl Standing {
+    /// The metadata of worker `me`'s checkpoint (of `peers`) at the start
+    /// of layer `epoch`, with `early` boards of the next layer claimed.
+    fn checkpoint(
+        &self,
+        setup: &Setup,
+        (me, peers): (usize, usize),
+        range: &Range<u64>,
+        early: u64,
+    ) -> WorkerCheckpoint {
+        WorkerCheckpoint {
+            generator: crate::build::file::generator(),
+            goals: setup.goals.clone(),
+            run: setup.run,
+            workers: peers as u32,
+            worker: me as u32,
+            start: range.start,
+            end: range.end,
+            depth: self.epoch as u32,
+            layers: self.layers.clone(),
+            moves: self.moves,
+            sent: self.sent,
+            count: self.count,
+            last_moves: self.last.moves,
+            last_sent: self.last.sent,
+            early,
+            hardest: self.hardest.iter().map(|i| i.0).collect(),
         }
-    };
+    }
+}
+
+/// Writes a worker's checkpoint into slot `slot` of `dir`, and says how
+/// it went; whether it was written (the next one then goes into the other
+/// slot).
+fn save(
+    dir: &Path,
+    slot: usize,
+    metadata: &WorkerCheckpoint,
+    own: &Owned,
+    on_event: &dyn Fn(&ClusterEvent),
+) -> bool {
+    let written = Instant::now();
+    let (me, peers, depth) = (
+        metadata.worker as usize,
+        metadata.workers as usize,
+        metadata.depth,
+    );
+    let path = dir.join(checkpoint_name(me, peers, slot));
+    match write_checkpoint(&path, metadata, &own.residues, &own.frontier) {
+        Ok(bytes) => {
+            on_event(&ClusterEvent::Checkpointed {
+                worker: me,
+                depth,
+                bytes,
+                seconds: written.elapsed().as_secs_f64(),
+            });
+            true
+        }
+        // The older slot is as it was, and the newer one whole:
+        // the next checkpoint tries the same slot again.
+        Err(e) => {
+            on_event(&ClusterEvent::CheckpointFailed {
+                worker: me,
+                depth,
+                why: e.to_string(),
+            });
+            false
+        }
+    }
+}
+
+/// One worker's search (see the [module docs](super)).
+fn work(
+    worker: &mut Worker,
+    goal: &Board,
+    setup: &Setup,
+    saved: Option<(usize, Saved)>,
+    on_event: &dyn Fn(&ClusterEvent),
+) -> Result<Finished, Stopped> {
+    let start_time = Instant::now();
+    let me = worker.index();
+    let peers = worker.peers();
+    let reporter = me.is_multiple_of(setup.workers);
+    let indexer = Indexer::new(goal);
+    let per_blank = indexer.per_blank();
+    let ranges = owned_ranges(per_blank, peers);
+    let range = ranges[me].clone();
+    let search = IndexMoves::new(&indexer, false);
+
+    let owners: Vec<u64> = ranges.iter().map(|r| r.end).collect();
+    let route = move |index: &u64| owners.partition_point(|&end| end <= index % per_blank) as u64;
+    let (mut inputs, outputs) = dataflow(worker, route);
+
+    let (mut own, mut at, mut claimed, mut next_slot) =
+        start(&search, &indexer, goal, &range, saved);
+    inputs.advance_to(at.epoch);
     let mut odometer = Odometer::new(&search);
     let mut checkpoint_due = false;
     let mut last_checkpoint = Instant::now();
@@ -303,7 +442,7 @@ fn work(
     macro_rules! unless_stopped {
         () => {
             if setup.stop.is_stopped() {
-                drop((targets, reports, summaries));
+                drop(inputs);
                 leave(worker);
                 return Err(Stopped);
             }
@@ -313,43 +452,10 @@ fn work(
         let epoch = at.epoch;
         setup.stop.reached(epoch);
         if checkpoint_due && let Some(checkpoints) = &setup.checkpoints {
-            let written = Instant::now();
-            let path = checkpoints.dir.join(checkpoint_name(me, peers, next_slot));
-            let metadata = WorkerCheckpoint {
-                generator: crate::build::file::generator(),
-                goals: setup.goals.clone(),
-                run: setup.run,
-                workers: peers as u32,
-                worker: me as u32,
-                start: range.start,
-                end: range.end,
-                depth: epoch as u32,
-                layers: at.layers.clone(),
-                moves: at.moves,
-                sent: at.sent,
-                count: at.count,
-                last_moves: at.last.moves,
-                last_sent: at.last.sent,
-                early: claimed.get(&epoch).copied().unwrap_or(0),
-                hardest: at.hardest.iter().map(|i| i.0).collect(),
-            };
-            match write_checkpoint(&path, &metadata, &own.residues, &own.frontier) {
-                Ok(bytes) => {
-                    next_slot = 1 - next_slot;
-                    on_event(&ClusterEvent::Checkpointed {
-                        worker: me,
-                        depth: epoch as u32,
-                        bytes,
-                        seconds: written.elapsed().as_secs_f64(),
-                    });
-                }
-                // The older slot is as it was, and the newer one whole:
-                // the next checkpoint tries the same slot again.
-                Err(e) => on_event(&ClusterEvent::CheckpointFailed {
-                    worker: me,
-                    depth: epoch as u32,
-                    why: e.to_string(),
-                }),
+            let early = claimed.get(&epoch).copied().unwrap_or(0);
+            let metadata = at.checkpoint(setup, (me, peers), &range, early);
+            if save(&checkpoints.dir, next_slot, &metadata, &own, on_event) {
+                next_slot = 1 - next_slot;
             }
             last_checkpoint = Instant::now();
         }
@@ -358,7 +464,7 @@ fn work(
                 .checkpoints
                 .as_ref()
                 .is_some_and(|c| last_checkpoint.elapsed() >= c.every);
-        reports.send((
+        inputs.reports.send((
             epoch,
             Totals {
                 states: at.count,
@@ -375,6 +481,7 @@ fn work(
             for block in (0..own.words).step_by(BLOCK_WORDS) {
                 blocks += 1;
                 let words = block..(block + BLOCK_WORDS).min(own.words);
+                let targets = &mut inputs.targets;
                 let found = own.expand(epoch as u32, cell, words, &mut odometer, |index| {
                     targets.send(index);
                     here.sent += 1;
@@ -386,20 +493,22 @@ fn work(
                 if here.sent >= step_at || blocks.is_multiple_of(STEP_BLOCKS) {
                     step_at = here.sent + STEP_EVERY;
                     worker.step();
-                    drain(&mut own, &mut claimed);
+                    outputs.drain(&mut own, &mut claimed);
                     unless_stopped!();
                 }
             }
         }
-        targets.advance_to(epoch + 1);
-        reports.advance_to(epoch + 1);
-        summaries.advance_to(epoch + 1);
-        while probe.less_than(&(epoch + 1)) {
+        inputs.advance_to(epoch + 1);
+        while outputs.probe.less_than(&(epoch + 1)) {
             worker.step_or_park(Some(LOOK_EVERY));
-            drain(&mut own, &mut claimed);
+            outputs.drain(&mut own, &mut claimed);
             unless_stopped!();
         }
-        let sum = totals.borrow_mut().remove(&epoch).unwrap_or_default();
+        let sum = outputs
+            .totals
+            .borrow_mut()
+            .remove(&epoch)
+            .unwrap_or_default();
         if epoch > 0 {
             at.moves += sum.moves;
             at.sent += sum.sent;
@@ -416,7 +525,7 @@ fn work(
                 states: sum.states,
                 moves: sum.moves,
                 sent: sum.sent,
-                seconds: start.elapsed().as_secs_f64(),
+                seconds: start_time.elapsed().as_secs_f64(),
                 bytes_sent: setup.bytes.0.load(Relaxed),
                 bytes_received: setup.bytes.1.load(Relaxed),
             }));
@@ -430,26 +539,36 @@ fn work(
     let epoch = at.epoch;
     let entries = own.into_entries();
     let crc = crate::format::crc32(&entries);
-    let hardest = at.hardest;
-    summaries.send(Summary {
+    let hardest = std::mem::take(&mut at.hardest);
+    inputs.summaries.send(Summary {
         worker: me as u64,
         len: entries.len() as u64,
         crc,
         hardest: hardest.iter().map(|i| i.0).collect(),
     });
     let end = epoch + 2;
-    targets.advance_to(end);
-    reports.advance_to(end);
-    summaries.advance_to(end);
-    while probe.less_than(&end) {
+    inputs.advance_to(end);
+    while outputs.probe.less_than(&end) {
         worker.step_or_park(Some(LOOK_EVERY));
         unless_stopped!();
     }
-    drop((targets, reports, summaries));
+    drop(inputs);
     // Every worker has every summary: nothing more is needed from the
     // dataflow (and a process lost now cannot hold this one up).
     leave(worker);
-    let mut all = std::mem::take(&mut *summarised.borrow_mut());
+    let all = std::mem::take(&mut *outputs.summarised.borrow_mut());
+    let part = Part {
+        worker: me,
+        range,
+        entries,
+        hardest,
+    };
+    Ok(finish(all, &ranges, at, part))
+}
+
+/// What a worker returns, from every worker's summary `all`, the cluster's
+/// `ranges`, where its loop stopped and its part.
+fn finish(mut all: Vec<Summary>, ranges: &[Range<u64>], at: Standing, part: Part) -> Finished {
     all.sort_by_key(|s| s.worker);
     let mut everyone: Vec<Index> = all
         .iter()
@@ -457,7 +576,7 @@ fn work(
         .collect();
     everyone.sort_unstable();
     everyone.truncate(MAX_HARDEST);
-    Ok(Finished {
+    Finished {
         layers: at.layers,
         moves: at.moves,
         sent: at.sent,
@@ -471,13 +590,8 @@ fn work(
                 crc: s.crc,
             })
             .collect(),
-        part: Part {
-            worker: me,
-            range,
-            entries,
-            hardest,
-        },
-    })
+        part,
+    }
 }
 
 /// A worker left the search because it stopped (see [`Stop`]).
