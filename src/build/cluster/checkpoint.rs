@@ -17,6 +17,7 @@ use crate::goals::Goals;
 
 use crate::build::BuildError;
 use crate::store::write_framed;
+use crate::table::shards::PartMetadata;
 
 /// The entry encoding of a worker's checkpoint: its residue words, then
 /// its frontier words (`FORMAT.md`, kind 7).
@@ -32,18 +33,11 @@ pub(crate) fn checkpoint_name(worker: usize, workers: usize, slot: usize) -> Str
 /// of layer `depth`, before that layer is expanded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct WorkerCheckpoint {
-    /// The program that wrote it: only the same one goes on from it.
-    pub generator: String,
-    /// The goals of the table being built.
-    pub goals: Goals,
-    /// The run it belongs to.
-    pub run: u64,
-    /// Workers in the build, and this one.
-    pub workers: u32,
-    pub worker: u32,
-    /// Its tile orders.
-    pub start: u64,
-    pub end: u64,
+    /// The worker's part, as its shard will say it: the program that
+    /// wrote it (only the same one goes on from it), the goals of the
+    /// table being built, the run it belongs to, the workers in the build
+    /// and this one, and its tile orders.
+    pub part: PartMetadata,
     /// The layer its frontier holds.
     pub depth: u32,
     /// The counts of layers `0 .. depth`, over all workers.
@@ -185,19 +179,23 @@ pub(crate) fn read_checkpoint(
     )
     .map_err(|e| e.to_string())?;
     let m = frame.metadata;
+    let part = &m.part;
     let generator = crate::build::file::generator();
-    if m.generator != generator {
-        return Err(format!("{} wrote it, and this is {generator}", m.generator));
+    if part.generator != generator {
+        return Err(format!(
+            "{} wrote it, and this is {generator}",
+            part.generator
+        ));
     }
-    if &m.goals != expect.goals {
+    if &part.goals != expect.goals {
         return Err("it is of a build toward another goal".into());
     }
-    if (m.workers as usize, m.worker as usize) != (expect.workers, expect.worker)
-        || (m.start..m.end) != expect.range
+    if (part.workers as usize, part.worker as usize) != (expect.workers, expect.worker)
+        || part.range() != expect.range
     {
         return Err(format!(
             "it is of worker {} of {}, and this is worker {} of {}",
-            m.worker, m.workers, expect.worker, expect.workers
+            part.worker, part.workers, expect.worker, expect.workers
         ));
     }
     if m.layers.len() != m.depth as usize || m.layers.first().is_some_and(|&n| n != 1) {

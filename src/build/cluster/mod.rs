@@ -552,7 +552,7 @@ pub fn search_cluster(
                     Ok(Some(saved)) => {
                         *held = Some(Held {
                             depth: saved.metadata.depth,
-                            run: saved.metadata.run,
+                            run: saved.metadata.part.run,
                         })
                     }
                     Err(why) => on_event(&ClusterEvent::Ignored { path, why }),

@@ -26,6 +26,7 @@ use crate::board::Board;
 use crate::goals::Goals;
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
+use crate::table::shards::PartMetadata;
 
 use super::checkpoint::{Saved, WorkerCheckpoint, checkpoint_name, write_checkpoint};
 use super::owned::Owned;
@@ -339,23 +340,11 @@ fn start<'s, 'a>(
 }
 
 impl Standing {
-    /// The metadata of worker `me`'s checkpoint (of `peers`) at the start
+    /// The metadata of the checkpoint of the worker of `part` at the start
     /// of layer `epoch`, with `early` boards of the next layer claimed.
-    fn checkpoint(
-        &self,
-        setup: &Setup,
-        (me, peers): (usize, usize),
-        range: &Range<u64>,
-        early: u64,
-    ) -> WorkerCheckpoint {
+    fn checkpoint(&self, part: PartMetadata, early: u64) -> WorkerCheckpoint {
         WorkerCheckpoint {
-            generator: crate::build::file::generator(),
-            goals: setup.goals.clone(),
-            run: setup.run,
-            workers: peers as u32,
-            worker: me as u32,
-            start: range.start,
-            end: range.end,
+            part,
             depth: self.epoch as u32,
             layers: self.layers.clone(),
             moves: self.moves,
@@ -381,8 +370,8 @@ fn save(
 ) -> bool {
     let written = Instant::now();
     let (me, peers, depth) = (
-        metadata.worker as usize,
-        metadata.workers as usize,
+        metadata.part.worker as usize,
+        metadata.part.workers as usize,
         metadata.depth,
     );
     let path = dir.join(checkpoint_name(me, peers, slot));
@@ -453,7 +442,8 @@ fn work(
         setup.stop.reached(epoch);
         if checkpoint_due && let Some(checkpoints) = &setup.checkpoints {
             let early = claimed.get(&epoch).copied().unwrap_or(0);
-            let metadata = at.checkpoint(setup, (me, peers), &range, early);
+            let part = PartMetadata::new(setup.goals.clone(), setup.run, peers, me, range.clone());
+            let metadata = at.checkpoint(part, early);
             if save(&checkpoints.dir, next_slot, &metadata, &own, on_event) {
                 next_slot = 1 - next_slot;
             }
