@@ -38,7 +38,7 @@ const SMALL_FRAME: usize = 1 << 16;
 /// apart and hands timely only whole messages of its stream, so that it
 /// can end that stream at any moment with the message timely takes for
 /// its peer's clean end.
-struct Link {
+pub(super) struct Link {
     /// The other process.
     process: usize,
     stream: TcpStream,
@@ -404,7 +404,7 @@ impl Incoming {
 
 /// A connection as timely's threads see it (they panic on any error, so
 /// it gives them none: see [`Link`]).
-struct NetStream {
+pub(super) struct NetStream {
     link: Arc<Link>,
     /// The reading side's state (only timely's receive thread reads).
     incoming: Option<Box<Incoming>>,

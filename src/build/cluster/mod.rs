@@ -43,10 +43,10 @@
 //! a heartbeat when a connection has nothing else to send, and the reading
 //! side hands timely whole messages only. A connection that fails, that the
 //! other process closes, or on which it is silent for
-//! [`Cluster::peer_timeout`] stops the search ([`Stop`](stop::Stop)): the
-//! workers leave the dataflow, each connection ends timely's stream as a
-//! clean end would, the other processes are told why, and
-//! [`search_cluster`] returns the error naming the process and the layer.
+//! [`Cluster::peer_timeout`] stops the search ([`Stop`]): the workers
+//! leave the dataflow, each connection ends timely's stream as a clean end
+//! would, the other processes are told why, and [`search_cluster`] returns
+//! the error naming the process and the layer.
 //!
 //! # Checkpoints
 //!
