@@ -146,6 +146,10 @@ impl<'s, 'a> Owned<'s, 'a> {
     /// and their tile orders in frontier words `words`: claims its own new
     /// boards as layer `depth + 1`, and gives the others' (global indices)
     /// to `send`.
+    ///
+    /// Inline: the worker's loop (`worker.rs`, another codegen unit in
+    /// the `ci` profile) takes it in, as it did when both were one module.
+    #[inline]
     pub(super) fn expand(
         &mut self,
         depth: u32,
