@@ -181,15 +181,6 @@ struct Inputs {
     summaries: InputHandleVec<u64, Summary>,
 }
 
-impl Inputs {
-    /// Closes the epochs before `epoch` on every input.
-    fn advance_to(&mut self, epoch: u64) {
-        self.targets.advance_to(epoch);
-        self.reports.advance_to(epoch);
-        self.summaries.advance_to(epoch);
-    }
-}
-
 /// What a worker's dataflow delivers to it, and how far it has come.
 struct Outputs {
     probe: ProbeHandle<u64>,
@@ -418,11 +409,18 @@ fn work(
 
     let owners: Vec<u64> = ranges.iter().map(|r| r.end).collect();
     let route = move |index: &u64| owners.partition_point(|&end| end <= index % per_blank) as u64;
-    let (mut inputs, outputs) = dataflow(worker, route);
+    let (inputs, outputs) = dataflow(worker, route);
+    let Inputs {
+        mut targets,
+        mut reports,
+        mut summaries,
+    } = inputs;
 
     let (mut own, mut at, mut claimed, mut next_slot) =
         start(&search, &indexer, goal, &range, saved);
-    inputs.advance_to(at.epoch);
+    targets.advance_to(at.epoch);
+    reports.advance_to(at.epoch);
+    summaries.advance_to(at.epoch);
     let mut odometer = Odometer::new(&search);
     let mut checkpoint_due = false;
     let mut last_checkpoint = Instant::now();
@@ -431,7 +429,7 @@ fn work(
     macro_rules! unless_stopped {
         () => {
             if setup.stop.is_stopped() {
-                drop(inputs);
+                drop((targets, reports, summaries));
                 leave(worker);
                 return Err(Stopped);
             }
@@ -454,7 +452,7 @@ fn work(
                 .checkpoints
                 .as_ref()
                 .is_some_and(|c| last_checkpoint.elapsed() >= c.every);
-        inputs.reports.send((
+        reports.send((
             epoch,
             Totals {
                 states: at.count,
@@ -471,7 +469,6 @@ fn work(
             for block in (0..own.words).step_by(BLOCK_WORDS) {
                 blocks += 1;
                 let words = block..(block + BLOCK_WORDS).min(own.words);
-                let targets = &mut inputs.targets;
                 let found = own.expand(epoch as u32, cell, words, &mut odometer, |index| {
                     targets.send(index);
                     here.sent += 1;
@@ -488,7 +485,9 @@ fn work(
                 }
             }
         }
-        inputs.advance_to(epoch + 1);
+        targets.advance_to(epoch + 1);
+        reports.advance_to(epoch + 1);
+        summaries.advance_to(epoch + 1);
         while outputs.probe.less_than(&(epoch + 1)) {
             worker.step_or_park(Some(LOOK_EVERY));
             outputs.drain(&mut own, &mut claimed);
@@ -530,19 +529,21 @@ fn work(
     let entries = own.into_entries();
     let crc = crate::format::crc32(&entries);
     let hardest = std::mem::take(&mut at.hardest);
-    inputs.summaries.send(Summary {
+    summaries.send(Summary {
         worker: me as u64,
         len: entries.len() as u64,
         crc,
         hardest: hardest.iter().map(|i| i.0).collect(),
     });
     let end = epoch + 2;
-    inputs.advance_to(end);
+    targets.advance_to(end);
+    reports.advance_to(end);
+    summaries.advance_to(end);
     while outputs.probe.less_than(&end) {
         worker.step_or_park(Some(LOOK_EVERY));
         unless_stopped!();
     }
-    drop(inputs);
+    drop((targets, reports, summaries));
     // Every worker has every summary: nothing more is needed from the
     // dataflow (and a process lost now cannot hold this one up).
     leave(worker);
