@@ -27,7 +27,7 @@ use crate::table::file as table_file;
 use crate::table::file::ENCODING_MOD3;
 #[cfg(feature = "cluster")]
 use crate::table::shards::{
-    MANIFEST_NAME, ManifestMetadata, ManifestShard, ShardMetadata, shard_name,
+    MANIFEST_NAME, ManifestMetadata, ManifestShard, PartMetadata, shard_name,
 };
 use crate::table::shards::{hardest_boards, open_shards};
 use crate::table::{ShardError, metadata};
@@ -75,15 +75,13 @@ fn write_parts(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<Pa
     let workers = run.shards.len();
     let mut written = Vec::new();
     for part in &run.parts {
-        let shard = ShardMetadata {
-            generator: generator.clone(),
-            goals: goals.clone(),
-            run: run.run,
-            workers: workers as u32,
-            worker: part.worker as u32,
-            start: part.range.start,
-            end: part.range.end,
-        };
+        let shard = PartMetadata::new(
+            goals.clone(),
+            run.run,
+            workers,
+            part.worker,
+            part.range.clone(),
+        );
         let path = dir.join(shard_name(part.worker, workers));
         write_body(&path, Kind::Shard, &shard, &part.entries).map_err(|e| naming(&path, e))?;
         written.push(path);
@@ -160,7 +158,7 @@ fn remove_other_builds(dir: &Path, run: &Distributed) -> io::Result<()> {
         let path = entry.path();
         let stale = if let Some((_, of)) = parse_name(name, "shard-", ".slidedb") {
             of != workers
-                || run_of::<ShardMetadata>(&path, Kind::Shard, ENCODING_MOD3, |m| m.run)
+                || run_of::<PartMetadata>(&path, Kind::Shard, ENCODING_MOD3, |m| m.run)
                     != Some(run.run)
         } else if let Some((_, of)) = parse_name(name, "checkpoint-", "-0.slidedb")
             .or_else(|| parse_name(name, "checkpoint-", "-1.slidedb"))
@@ -170,7 +168,7 @@ fn remove_other_builds(dir: &Path, run: &Distributed) -> io::Result<()> {
                     &path,
                     Kind::WorkerCheckpoint,
                     ENCODING_WORKER_CHECKPOINT,
-                    |m| m.run,
+                    |m| m.part.run,
                 ) != Some(run.run)
         } else {
             false

@@ -7,6 +7,7 @@
 //! the one a single-process build writes.
 
 use std::io;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -32,10 +33,15 @@ pub fn shard_name(worker: usize, workers: usize) -> String {
     format!("shard-{worker}-of-{workers}.slidedb")
 }
 
-/// A shard's metadata (kind 5).
+/// One worker's part of a distributed build: a shard's metadata (kind 5),
+/// and the first fields of the worker's checkpoints' (kind 7), which nest
+/// it. bincode writes a nested struct as its fields in turn, so the bytes
+/// are those `FORMAT.md` lists for either kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct ShardMetadata {
+pub(crate) struct PartMetadata {
+    /// The program that wrote it.
     pub generator: String,
+    /// The goals of the table being built.
     pub goals: Goals,
     /// The run of the build (the manifest's).
     pub run: u64,
@@ -45,6 +51,34 @@ pub(crate) struct ShardMetadata {
     /// Its tile orders: `start .. end`.
     pub start: u64,
     pub end: u64,
+}
+
+impl PartMetadata {
+    /// Worker `worker`'s part (of `workers`), owning the tile orders
+    /// `range`, in run `run` of a build toward `goals`, written by this
+    /// program.
+    pub(crate) fn new(
+        goals: Goals,
+        run: u64,
+        workers: usize,
+        worker: usize,
+        range: Range<u64>,
+    ) -> PartMetadata {
+        PartMetadata {
+            generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
+            goals,
+            run,
+            workers: workers as u32,
+            worker: worker as u32,
+            start: range.start,
+            end: range.end,
+        }
+    }
+
+    /// The tile orders it owns.
+    pub(crate) fn range(&self) -> Range<u64> {
+        self.start..self.end
+    }
 }
 
 /// One shard, as the manifest lists it.
@@ -328,7 +362,7 @@ pub(crate) fn open_shards(
             e => table(e),
         })?;
         let frame =
-            format::read::<ShardMetadata>(&map, Kind::Shard, ENCODING_MOD3).map_err(table)?;
+            format::read::<PartMetadata>(&map, Kind::Shard, ENCODING_MOD3).map_err(table)?;
         let m = &frame.metadata;
         let mismatch = |what: String| ShardError::Mismatch {
             path: path.clone(),

@@ -17,6 +17,7 @@ use crate::goals::Goals;
 
 use crate::build::BuildError;
 use crate::store::write_framed;
+use crate::table::shards::PartMetadata;
 
 /// The entry encoding of a worker's checkpoint: its residue words, then
 /// its frontier words (`FORMAT.md`, kind 7).
@@ -32,18 +33,11 @@ pub(crate) fn checkpoint_name(worker: usize, workers: usize, slot: usize) -> Str
 /// of layer `depth`, before that layer is expanded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct WorkerCheckpoint {
-    /// The program that wrote it: only the same one goes on from it.
-    pub generator: String,
-    /// The goals of the table being built.
-    pub goals: Goals,
-    /// The run it belongs to.
-    pub run: u64,
-    /// Workers in the build, and this one.
-    pub workers: u32,
-    pub worker: u32,
-    /// Its tile orders.
-    pub start: u64,
-    pub end: u64,
+    /// The worker's part, as its shard will say it: the program that
+    /// wrote it (only the same one goes on from it), the goals of the
+    /// table being built, the run it belongs to, the workers in the build
+    /// and this one, and its tile orders.
+    pub part: PartMetadata,
     /// The layer its frontier holds.
     pub depth: u32,
     /// The counts of layers `0 .. depth`, over all workers.
@@ -185,19 +179,23 @@ pub(crate) fn read_checkpoint(
     )
     .map_err(|e| e.to_string())?;
     let m = frame.metadata;
+    let part = &m.part;
     let generator = crate::build::file::generator();
-    if m.generator != generator {
-        return Err(format!("{} wrote it, and this is {generator}", m.generator));
+    if part.generator != generator {
+        return Err(format!(
+            "{} wrote it, and this is {generator}",
+            part.generator
+        ));
     }
-    if &m.goals != expect.goals {
+    if &part.goals != expect.goals {
         return Err("it is of a build toward another goal".into());
     }
-    if (m.workers as usize, m.worker as usize) != (expect.workers, expect.worker)
-        || (m.start..m.end) != expect.range
+    if (part.workers as usize, part.worker as usize) != (expect.workers, expect.worker)
+        || part.range() != expect.range
     {
         return Err(format!(
             "it is of worker {} of {}, and this is worker {} of {}",
-            m.worker, m.workers, expect.worker, expect.workers
+            part.worker, part.workers, expect.worker, expect.workers
         ));
     }
     if m.layers.len() != m.depth as usize || m.layers.first().is_some_and(|&n| n != 1) {
@@ -256,4 +254,145 @@ pub(crate) fn read_checkpoint(
         residues,
         frontier,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    use super::*;
+    use crate::board::{Board, Shape};
+    use crate::build::cluster::{
+        Checkpoints, Cluster, ClusterEvent, search_cluster, table_from_parts,
+    };
+    use crate::table::generate;
+
+    /// Copies the checkpoint slots of `from` into `to`.
+    fn copy_checkpoints(from: &Path, to: &Path) {
+        for entry in std::fs::read_dir(from).unwrap() {
+            let name = entry.unwrap().file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with("checkpoint-") && name.ends_with(".slidedb") {
+                std::fs::copy(from.join(&*name), to.join(&*name)).unwrap();
+            }
+        }
+    }
+
+    /// A search stopped after any layer goes on from its checkpoints to
+    /// the same result; a damaged slot is passed over for the other one.
+    #[test]
+    fn a_search_goes_on_from_its_checkpoints() {
+        let goal: Board = "1 2 3 / 4 0 5 / 6 7 8".parse().unwrap();
+        let expected = generate(&goal, |_| {}).unwrap();
+        let (fresh, copies) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let cluster = |dir: &Path| Cluster {
+            addresses: Vec::new(),
+            process: 0,
+            workers: 3,
+            connect_timeout: Duration::ZERO,
+            peer_timeout: Duration::from_secs(60),
+            checkpoints: Some(Checkpoints {
+                dir: dir.to_path_buf(),
+                every: Duration::ZERO,
+            }),
+        };
+        let stop_at = 9;
+        let (from, to) = (fresh.path().to_path_buf(), copies.path().to_path_buf());
+        let first = search_cluster(&goal, &cluster(fresh.path()), move |event| {
+            // Every worker has written its checkpoint of this layer, and
+            // worker 0 (reporting) none after it.
+            if let ClusterEvent::Layer(layer) = event
+                && layer.depth == stop_at
+            {
+                copy_checkpoints(&from, &to);
+            }
+        })
+        .unwrap();
+        assert_eq!(first.resumed, None);
+        let table = table_from_parts(&goal, &first.layers, &first.parts);
+        assert!(table.as_bytes() == expected.as_bytes());
+
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let again = search_cluster(&goal, &cluster(copies.path()), move |e| {
+            seen.lock().unwrap().push(e.clone())
+        })
+        .unwrap();
+        assert_eq!(again.resumed, Some(stop_at));
+        assert!(events.lock().unwrap().contains(&ClusterEvent::Resumed {
+            depth: stop_at,
+            run: first.run
+        }));
+        assert_eq!(
+            (again.run, &again.layers, again.moves, again.sent),
+            (first.run, &first.layers, first.moves, first.sent)
+        );
+        assert_eq!((&again.parts, &again.shards), (&first.parts, &first.shards));
+        assert_eq!(again.hardest, first.hardest);
+
+        // The finished search left the checkpoints of its last two
+        // layers; damage one slot of worker 2's and it goes on from the
+        // layer before, to the same result.
+        let last = first.layers.len() as u32;
+        let slot = (0..2)
+            .map(|slot| fresh.path().join(checkpoint_name(2, 3, slot)))
+            .find(|path| {
+                let bytes = std::fs::read(path).unwrap();
+                let frame = crate::format::read::<WorkerCheckpoint>(
+                    &bytes,
+                    crate::format::Kind::WorkerCheckpoint,
+                    ENCODING_WORKER_CHECKPOINT,
+                )
+                .unwrap();
+                frame.metadata.depth == last
+            })
+            .expect("a slot holds the last layer");
+        let mut bytes = std::fs::read(&slot).unwrap();
+        let at = bytes.len() - 3;
+        bytes[at] ^= 0x10;
+        std::fs::write(&slot, bytes).unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&events);
+        let third = search_cluster(&goal, &cluster(fresh.path()), move |e| {
+            seen.lock().unwrap().push(e.clone())
+        })
+        .unwrap();
+        assert_eq!(third.resumed, Some(last - 1));
+        assert_eq!(&third.parts, &first.parts);
+        let events = events.lock().unwrap();
+        assert!(
+            events.iter().any(|e| matches!(e,
+                ClusterEvent::Ignored { path, why } if *path == slot && why.contains("damaged"))),
+            "{events:?}"
+        );
+    }
+
+    /// With no checkpoint every worker holds, a search starts a new run
+    /// and clears the old slots.
+    #[test]
+    fn checkpoints_not_held_by_every_worker_start_a_new_run() {
+        let goal = Board::solved(Shape::new(2, 4).unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let cluster = Cluster {
+            addresses: Vec::new(),
+            process: 0,
+            workers: 2,
+            connect_timeout: Duration::ZERO,
+            peer_timeout: Duration::from_secs(60),
+            checkpoints: Some(Checkpoints {
+                dir: dir.path().to_path_buf(),
+                every: Duration::ZERO,
+            }),
+        };
+        let first = search_cluster(&goal, &cluster, |_| {}).unwrap();
+        for slot in 0..2 {
+            std::fs::remove_file(dir.path().join(checkpoint_name(1, 2, slot))).unwrap();
+        }
+        let again = search_cluster(&goal, &cluster, |_| {}).unwrap();
+        assert_eq!(again.resumed, None);
+        assert_ne!(again.run, first.run);
+        assert_eq!(again.parts, first.parts);
+    }
 }
