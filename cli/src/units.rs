@@ -5,7 +5,7 @@
 
 /// Reads a size in bytes: `512M`, `4G`, `1.5G`, `16GiB`, `65536`.
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
-    let bad = || format!("{text:?} is not a size: write it like 512M or 16G");
+    let bad = || format!("{text:?} is not a size: write a size like 512M or 16G");
     let t = text.trim();
     let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
         Some((i, _)) => (&t[..i], &t[i..]),

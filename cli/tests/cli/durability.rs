@@ -1030,10 +1030,7 @@ fn a_build_that_does_not_fit_the_memory_limit_is_refused() {
     let args = ["--size", "3x3", "--out", path_str(&out), "--memory", "lots"];
     let (code, _, stderr) = run_gen(&args, data.path());
     assert_eq!(code, 2);
-    assert!(
-        stderr.contains("\"lots\" is not a size: write it like 512M"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("write a size like 512M"), "{stderr}");
 }
 
 /// A checkpoint of another goal's build, or a damaged one, is refused
