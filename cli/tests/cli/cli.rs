@@ -1665,3 +1665,23 @@ fn two_blanks_and_a_byte_order_mark_read_right() {
         "{err}"
     );
 }
+
+/// The library asks for the size in its own words; the command line names
+/// its option, for a board and for a goal.
+#[test]
+fn a_board_of_two_sizes_asks_for_the_size_option() {
+    let data = tempdir();
+    let (code, out, err) = run(&["solve", "1 2 3 4 5 0"], None, data.path());
+    assert_eq!((code, out.as_str()), (2, "invalid\n"));
+    assert!(
+        err.contains("could be 2x3 or 3x2: give the size with --size, or split the rows with /"),
+        "{err}"
+    );
+    let (code, _, err) = run(
+        &["solve", "--goal", "1 2 3 4 5 0", "1 2 3 4 0 5"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("give the size with --size"), "{err}");
+}

@@ -283,8 +283,11 @@ fn answer_lines<Q: Query>(
                     },
                 };
                 let input = request::echo(lines[i].bytes);
-                done.errors
-                    .push_str(&format!("slidedb: {}: {error}\n", name(number)));
+                done.errors.push_str(&format!(
+                    "slidedb: {}: {}\n",
+                    name(number),
+                    name_options(&error)
+                ));
                 done.tally.invalid = true;
                 if query.json() {
                     let record = InvalidRecord {
@@ -334,4 +337,11 @@ struct Rendered {
 /// A line as the library reads a line of a batch.
 fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
     request::read_line(line.bytes, line.too_long, size).map_err(|e| e.to_string())
+}
+
+/// A library message as the command line says it on stderr: where it asks
+/// for the size, it names `--size` (the library names no option). JSON
+/// records keep the library's words, the same in every front end.
+pub fn name_options(message: &str) -> String {
+    message.replace("give the size", "give the size with --size")
 }

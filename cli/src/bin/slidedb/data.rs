@@ -101,7 +101,8 @@ impl DataArgs {
                 .or_else(|| data.db.named_patterns().map(|p| p.shape()));
         }
         if let Some(text) = &self.goal {
-            let goal = request::parse_goal(text, data.size)?;
+            let goal = request::parse_goal(text, data.size)
+                .map_err(|e| anyhow::anyhow!(crate::batch::name_options(&e.to_string())))?;
             data.size = Some(goal.shape());
             data.goal = Some(goal);
         }

@@ -39,8 +39,8 @@ async function api(path, params, signal) {
   return body;
 }
 
-// The server words its refusals as the command line does ("say which
-// with --size"); the page says the same in its own terms.
+// The server words its refusals as the library does ("give the size");
+// the page says the same in its own terms.
 function forPage(message) {
   const m = String(message || "");
   const seconds = (ms) => {
@@ -55,9 +55,9 @@ function forPage(message) {
   t = m.match(/^every search thread stayed busy for (\d+) ms/);
   if (t) return "The server is busy with other searches. You can still play; ask again in a moment.";
   return m
-    .replace(/: say which with --size, or split the rows with \/$/,
+    .replace(/: give the size, or split the rows with \/$/,
       ": choose the size in the Size menu first, or split the rows with / (as in 1 2 3/4 5 0)")
-    .replace(/: check the count, or give --size$/, ": check the count")
+    .replace(/: check the count, or give the size$/, ": check the count")
     .replace(/^bad query: /, "");
 }
 
