@@ -7,7 +7,6 @@
 //! the one a single-process build writes.
 
 use std::io;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -56,13 +55,14 @@ pub(crate) struct PartMetadata {
 impl PartMetadata {
     /// Worker `worker`'s part (of `workers`), owning the tile orders
     /// `range`, in run `run` of a build toward `goals`, written by this
-    /// program.
+    /// program. (Parts are written by the cluster's build only.)
+    #[cfg(feature = "cluster")]
     pub(crate) fn new(
         goals: Goals,
         run: u64,
         workers: usize,
         worker: usize,
-        range: Range<u64>,
+        range: std::ops::Range<u64>,
     ) -> PartMetadata {
         PartMetadata {
             generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
@@ -76,7 +76,8 @@ impl PartMetadata {
     }
 
     /// The tile orders it owns.
-    pub(crate) fn range(&self) -> Range<u64> {
+    #[cfg(feature = "cluster")]
+    pub(crate) fn range(&self) -> std::ops::Range<u64> {
         self.start..self.end
     }
 }
