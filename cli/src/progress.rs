@@ -18,14 +18,6 @@ pub struct Progress {
 pub const BAR: &str = "{bar:40.cyan/blue} {percent:>3}%";
 
 impl Progress {
-    /// Nothing shown, nothing said.
-    pub fn quiet() -> Progress {
-        Progress {
-            bar: None,
-            quiet: true,
-        }
-    }
-
     /// A bar over `len` steps drawn by indicatif's `template` on a
     /// terminal (see [`BAR`]); plain lines elsewhere; nothing if `quiet`.
     pub fn bar(quiet: bool, len: u64, template: &str) -> Progress {
