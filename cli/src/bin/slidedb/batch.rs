@@ -12,7 +12,7 @@ use slidedb::records::InvalidRecord;
 use slidedb::request::{self, MAX_LINE, PREVIEW};
 use slidedb::{Board, Move, Shape, SolveError};
 
-use crate::data::OpenDatabase;
+use crate::data::{OpenDatabase, name_options};
 
 /// One kind of question asked of every board.
 pub trait Query: Sync {
@@ -337,11 +337,4 @@ struct Rendered {
 /// A line as the library reads a line of a batch.
 fn parse_line(line: &Line, size: Option<Shape>) -> Result<Board, String> {
     request::read_line(line.bytes, line.too_long, size).map_err(|e| e.to_string())
-}
-
-/// A library message as the command line says it on stderr: where it asks
-/// for the size, it names `--size` (the library names no option). JSON
-/// records keep the library's words, the same in every front end.
-pub fn name_options(message: &str) -> String {
-    message.replace("give the size", "give the size with --size")
 }

@@ -102,7 +102,7 @@ impl DataArgs {
         }
         if let Some(text) = &self.goal {
             let goal = request::parse_goal(text, data.size)
-                .map_err(|e| anyhow::anyhow!(crate::batch::name_options(&e.to_string())))?;
+                .map_err(|e| anyhow::anyhow!(name_options(&e.to_string())))?;
             data.size = Some(goal.shape());
             data.goal = Some(goal);
         }
@@ -351,4 +351,11 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
         }
         None => anyhow::Error::new(e),
     }
+}
+
+/// A library message as the command line says it on stderr: where it asks
+/// for the size, it names `--size` (the library names no option). JSON
+/// records keep the library's words, the same in every front end.
+pub fn name_options(message: &str) -> String {
+    message.replace("give the size", "give the size with --size")
 }
