@@ -46,7 +46,7 @@ fn bench_generate(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(5));
     for shape in [Shape::EIGHT, Shape::new(2, 4).expect("2x4")] {
         let goal = Board::solved(shape);
-        group.throughput(Throughput::Elements(shape.states()));
+        group.throughput(Throughput::Elements(shape.states() as u64));
         group.bench_function(shape.to_string(), |b| {
             b.iter(|| generate(black_box(&goal), |_| {}).expect("builds"))
         });
@@ -82,7 +82,7 @@ fn bench_index(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0u64;
             for &index in black_box(&indices) {
-                sum = sum.wrapping_add(indexer.unrank(index).expect("in range").packed());
+                sum = sum.wrapping_add(indexer.unrank(index).expect("in range").packed() as u64);
             }
             sum
         })

@@ -1,15 +1,21 @@
 //! Boards, shapes and moves: parsing, validation, solvability, display.
 //!
-//! A [`Board`] is a compact `Copy` value: the tiles packed four bits a cell
-//! into a `u64`, row by row, with `0` for the blank. Every board of up to
+//! A [`Board`] is a compact `Copy` value: the tiles packed five bits a cell
+//! into a `u128`, row by row, with `0` for the blank. Every board of up to
 //! [`MAX_CELLS`] cells fits, so the same type serves the 8-puzzle, the 3×4
-//! board and the 15-puzzle.
+//! board, the 15-puzzle and the 24-puzzle.
 
 use std::fmt;
 use std::str::FromStr;
 
-/// The most cells a [`Board`] can hold (4×4).
-pub const MAX_CELLS: usize = 16;
+/// The most cells a [`Board`] can hold (5×5).
+pub const MAX_CELLS: usize = 25;
+
+/// Bits a cell takes in [`Board::packed`].
+const CELL_BITS: usize = 5;
+
+/// One cell's bits.
+const CELL_MASK: u128 = (1 << CELL_BITS) - 1;
 
 /// Why a board, a goal or a size could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -171,12 +177,23 @@ impl Shape {
     }
 
     /// The number of boards reachable from any one goal: cells! / 2.
+    /// Exact for every shape (25!/2 is about 7.8 × 10^24); the shapes
+    /// that have full tables count theirs in a `u64`
+    /// ([`Indexer::len`](crate::Indexer::len)).
     ///
     /// ```
-    /// assert_eq!(slidedb::Shape::EIGHT.states(), 181_440);
+    /// use slidedb::Shape;
+    /// assert_eq!(Shape::EIGHT.states(), 181_440);
+    /// assert_eq!(Shape::new(5, 5).unwrap().states(), 7_755_605_021_665_492_992_000_000);
     /// ```
-    pub fn states(self) -> u64 {
-        (2..=self.cells() as u64).product::<u64>() / 2
+    pub fn states(self) -> u128 {
+        (2..=self.cells() as u128).product::<u128>() / 2
+    }
+
+    /// [`states`](Shape::states) as the tables count it, in a `u64`: exact
+    /// up to 20 cells (every shape a table has), `u64::MAX` past them.
+    pub(crate) fn table_states(self) -> u64 {
+        u64::try_from(self.states()).unwrap_or(u64::MAX)
     }
 
     /// The shapes with exactly `cells` cells, rows ascending.
@@ -330,7 +347,7 @@ impl Adjacency {
 
 /// A board: a shape and a tile in every cell, `0` for the blank.
 ///
-/// It is `Copy` and 16 bytes; moves cost a few instructions.
+/// It is `Copy` and 24 bytes; moves cost a few instructions.
 ///
 /// ```
 /// use slidedb::Board;
@@ -339,8 +356,10 @@ impl Adjacency {
 /// assert_eq!(board.blank(), 5);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
+// Aligned as a u64, not a u128: 24 bytes, not 32, in every list of boards.
+#[repr(C, packed(8))]
 pub struct Board {
-    packed: u64,
+    packed: u128,
     shape: Shape,
     blank: u8,
 }
@@ -390,7 +409,7 @@ impl Board {
         }
         let mut seen = 0u32;
         let mut blank = 0;
-        let mut packed = 0u64;
+        let mut packed = 0u128;
         for (cell, &t) in tiles.iter().enumerate() {
             if t == 0 {
                 blank = cell;
@@ -398,7 +417,7 @@ impl Board {
                 return Err(BoardError::DuplicateTile { tile: t });
             }
             seen |= 1 << t;
-            packed |= (t as u64) << (4 * cell);
+            packed |= (t as u128) << (CELL_BITS * cell);
         }
         Ok(Board {
             packed,
@@ -498,7 +517,7 @@ impl Board {
 
     /// The tile in `cell` (0 for the blank).
     pub fn tile(&self, cell: usize) -> u8 {
-        ((self.packed >> (4 * cell)) & 0xF) as u8
+        ((self.packed >> (CELL_BITS * cell)) & CELL_MASK) as u8
     }
 
     /// The cells in reading order, `0` for the blank.
@@ -506,9 +525,26 @@ impl Board {
         (0..self.shape.cells()).map(|c| self.tile(c))
     }
 
-    /// The tiles packed four bits a cell, cell 0 in the lowest bits.
-    pub fn packed(&self) -> u64 {
+    /// The tiles packed five bits a cell, cell 0 in the lowest bits.
+    ///
+    /// ```
+    /// let board: slidedb::Board = "2 0 1 3".parse().unwrap();
+    /// assert_eq!(board.packed(), 2 | 1 << 10 | 3 << 15);
+    /// ```
+    pub fn packed(&self) -> u128 {
         self.packed
+    }
+
+    /// The tiles packed four bits a cell, cell 0 in the lowest bits: the
+    /// form the table index reads. Only boards of at most 16 cells fit.
+    #[inline]
+    pub(crate) fn nibbles(&self) -> u64 {
+        debug_assert!(self.shape.cells() <= 16);
+        let mut nibbles = 0u64;
+        for cell in 0..self.shape.cells() {
+            nibbles |= (self.tile(cell) as u64) << (4 * cell);
+        }
+        nibbles
     }
 
     /// The board after `mv`, or `None` if the blank would leave the board.
@@ -537,9 +573,11 @@ impl Board {
     /// blank) into the blank's cell.
     #[inline]
     pub(crate) fn slide_from(&self, target: usize) -> Board {
-        let tile = (self.packed >> (4 * target)) & 0xF;
+        let tile = (self.packed >> (CELL_BITS * target)) & CELL_MASK;
         Board {
-            packed: self.packed ^ (tile << (4 * target)) ^ (tile << (4 * self.blank as usize)),
+            packed: self.packed
+                ^ (tile << (CELL_BITS * target))
+                ^ (tile << (CELL_BITS * self.blank as usize)),
             shape: self.shape,
             blank: target as u8,
         }
@@ -635,7 +673,7 @@ impl std::hash::Hash for Board {
     /// Hashes the packed tiles alone: one word, which already tells apart
     /// any two boards of one shape.
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.packed);
+        state.write_u128(self.packed);
     }
 }
 

@@ -144,7 +144,8 @@ pub mod verify;
 
 pub use board::{Board, BoardError, MAX_CELLS, Move, Shape, moves_to_string};
 pub use database::{
-    Database, DatabaseBuilder, DatabaseError, Engine, Event, ExactBy, Method, Source, Toward,
+    Database, DatabaseBuilder, DatabaseError, Engine, Event, ExactBy, MAX_FALLBACK_CELLS, Method,
+    Source, Toward,
 };
 pub use format::FileError;
 pub use rank::{Index, Indexer};

@@ -24,9 +24,15 @@ use crate::board::{Board, MAX_CELLS, Shape};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Index(pub u64);
 
+/// The most cells an [`Indexer`] covers: its index fits a `u64` and its
+/// tiles four bits each. Boards of every size rank through [`board_rank`].
+pub const MAX_INDEXED_CELLS: usize = 16;
+
 /// Ranks and unranks the boards reachable from one goal (really: of one
 /// shape and one [`parity`](Board::parity); the tile labels of the goal do
-/// not matter).
+/// not matter), on boards of at most [`MAX_INDEXED_CELLS`] cells: the
+/// index of the full tables. [`board_rank`] and [`board_unrank`] give the
+/// same index in a `u128` on boards of every size.
 ///
 /// ```
 /// use slidedb::{Board, Indexer};
@@ -49,13 +55,25 @@ pub struct Indexer {
 
 impl Indexer {
     /// The index of the boards that can reach `goal`.
+    ///
+    /// # Panics
+    ///
+    /// If the board has more than [`MAX_INDEXED_CELLS`] cells.
     pub fn new(goal: &Board) -> Indexer {
         Indexer::for_class(goal.shape(), goal.parity())
     }
 
     /// The index of the boards of `shape` whose [`parity`](Board::parity)
     /// is `parity` (0 or 1).
+    ///
+    /// # Panics
+    ///
+    /// If `shape` has more than [`MAX_INDEXED_CELLS`] cells.
     pub fn for_class(shape: Shape, parity: u8) -> Indexer {
+        assert!(
+            shape.cells() <= MAX_INDEXED_CELLS,
+            "an Indexer covers at most {MAX_INDEXED_CELLS} cells, not {shape}: rank larger boards with board_rank"
+        );
         let m = shape.cells() - 1;
         let mut weight = [0u64; MAX_CELLS];
         let mut f = 1u64; // (m - 1 - i)!
@@ -108,7 +126,7 @@ impl Indexer {
     #[inline]
     pub(crate) fn rank_unchecked(&self, board: &Board) -> Index {
         let b = board.blank();
-        let packed = board.packed();
+        let packed = board.nibbles();
         // Remove the blank's nibble: the tiles in reading order.
         let low = (1u64 << (4 * b)) - 1;
         let tiles = (packed & low) | ((packed >> 4) & !low);
@@ -221,6 +239,94 @@ impl Indexer {
     }
 }
 
+/// The index of `board` among the boards of its shape and
+/// [`parity`](Board::parity), on boards of every size: `blank cell × (m!/2)
+/// + ⌊lehmer(tiles) / 2⌋`, the index [`Indexer::rank`] gives where it
+/// applies, in `0 .. cells!/2` ([`Shape::states`]).
+///
+/// ```
+/// use slidedb::{Board, Indexer, rank::{board_rank, board_unrank}};
+/// let board: Board = "2 3 4 1 5 x 7 6 8".parse().unwrap();
+/// assert_eq!(board_rank(&board), Indexer::new(&board).rank(&board).unwrap().0 as u128);
+/// let big: Board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24"
+///     .parse()
+///     .unwrap();
+/// let rank = board_rank(&big);
+/// assert!(rank < big.shape().states());
+/// assert_eq!(board_unrank(big.shape(), big.parity(), rank), Some(big));
+/// ```
+pub fn board_rank(board: &Board) -> u128 {
+    let shape = board.shape();
+    let m = shape.cells() - 1;
+    let mut seen = 0u32;
+    let mut lehmer = 0u128;
+    let mut i = 0;
+    for cell in 0..shape.cells() {
+        let t = board.tile(cell) as u32;
+        if t == 0 {
+            continue;
+        }
+        // Smaller tiles not yet seen stand to the right: digit i, radix m − i.
+        let digit = t - 1 - (seen & ((1 << t) - 1)).count_ones();
+        lehmer = lehmer * (m - i) as u128 + digit as u128;
+        seen |= 1 << t;
+        i += 1;
+    }
+    board.blank() as u128 * (shape.states() / shape.cells() as u128) + lehmer / 2
+}
+
+/// The board of `shape` and `parity` whose [`board_rank`] is `rank`, or
+/// `None` if `rank` is not below [`Shape::states`].
+///
+/// ```
+/// use slidedb::{Shape, rank::{board_rank, board_unrank}};
+/// let shape = Shape::new(4, 5).unwrap();
+/// let last = board_unrank(shape, 0, shape.states() - 1).unwrap();
+/// assert_eq!(board_rank(&last), shape.states() - 1);
+/// assert_eq!(board_unrank(shape, 0, shape.states()), None);
+/// ```
+pub fn board_unrank(shape: Shape, parity: u8, rank: u128) -> Option<Board> {
+    if rank >= shape.states() {
+        return None;
+    }
+    let n = shape.cells();
+    let m = n - 1;
+    let per_blank = shape.states() / n as u128;
+    let blank = (rank / per_blank) as usize;
+    let mut half = rank % per_blank;
+    // The Lehmer digits but the last two, least significant last.
+    let mut digits = [0u8; MAX_CELLS];
+    let mut digit_sum = 0u32;
+    for i in (0..m.saturating_sub(2)).rev() {
+        let radix = (m - i) as u128;
+        // Digit i has weight (m − 1 − i)!/2 in the halved rank: peel the
+        // digits from the least significant, radix 3, 4, … m.
+        digits[i] = (half % radix) as u8;
+        half /= radix;
+        digit_sum += digits[i] as u32;
+    }
+    let row = blank / shape.cols();
+    let parity_here = (parity as usize + (shape.cols() - 1) * row) % 2;
+    digits[m - 2] = ((parity_here as u32 + digit_sum) % 2) as u8;
+    let mut free: u32 = ((1u32 << n) - 1) & !1; // tiles 1 ..= m
+    let mut cells = [0u8; MAX_CELLS];
+    let mut next = 0;
+    for (cell, slot) in cells.iter_mut().enumerate().take(n) {
+        if cell == blank {
+            continue;
+        }
+        let mut f = free;
+        for _ in 0..digits[next] {
+            f &= f - 1;
+        }
+        let t = f.trailing_zeros();
+        free &= !(1 << t);
+        *slot = t as u8;
+        next += 1;
+    }
+    Some(Board::from_tiles(shape, &cells[..n]).expect("unrank builds a valid board"))
+}
+
 /// The number of ordered placements of `k` distinct tiles in `n` cells:
 /// n! / (n − k)!, the entries of a pattern database (0 if `k > n`).
 ///
@@ -302,7 +408,7 @@ mod tests {
             let shape = Shape::new(r, c).unwrap();
             for parity in [0, 1] {
                 let ix = Indexer::for_class(shape, parity);
-                assert_eq!(ix.len(), shape.states());
+                assert_eq!(ix.len() as u128, shape.states());
                 let mut boards = std::collections::HashSet::new();
                 for i in 0..ix.len() {
                     let board = ix.unrank(Index(i)).unwrap();
@@ -337,7 +443,7 @@ mod tests {
             let shape = Shape::new(r, c).unwrap();
             for parity in [0, 1] {
                 let ix = Indexer::for_class(shape, parity);
-                assert_eq!(ix.len(), shape.states());
+                assert_eq!(ix.len() as u128, shape.states());
                 let step = ix.len() / 5000 + 1;
                 for i in (0..ix.len()).step_by(step as usize).chain([ix.len() - 1]) {
                     let board = ix.unrank(Index(i)).unwrap();

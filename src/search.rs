@@ -30,6 +30,10 @@ pub struct Stats {
     pub peak_visited: u64,
     /// Wall-clock time of the search.
     pub elapsed: Duration,
+    /// For IDA* and IDDFS, the bound of the iteration under way (at the
+    /// end, of the last): the longest `depth + estimate` (for IDDFS, the
+    /// depth) it goes to. 0 for the other searches.
+    pub bound: u32,
 }
 
 /// A search's answer: the path, if one was found, and what it took.
@@ -204,6 +208,12 @@ impl Hasher for WordHasher {
     #[inline]
     fn write_u64(&mut self, n: u64) {
         self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    #[inline]
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
     }
 
     #[inline]
@@ -392,6 +402,7 @@ where
     let mut path = vec![start];
     let mut bound = heuristic(&path[0]);
     loop {
+        work.stats.bound = bound;
         let mut next_bound = u32::MAX;
         let found = bounded(
             &mut path,

@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-use crate::board::{Adjacency, Board, Move, Shape};
+use crate::board::{Adjacency, Board, MAX_CELLS, Move, Shape};
 use crate::search::{self, Limits, Stats};
 use crate::solution::{Solution, SolveError, check_shape};
 use crate::system;
@@ -110,10 +110,10 @@ pub struct Solver {
     adjacency: Adjacency,
     /// `distance[tile][cell]`: Manhattan distance from `cell` to the tile's
     /// goal cell (0 for the blank).
-    distance: [[u8; 16]; 16],
+    distance: [[u8; MAX_CELLS]; MAX_CELLS],
     /// The goal row and column of each tile.
-    goal_row: [u8; 16],
-    goal_col: [u8; 16],
+    goal_row: [u8; MAX_CELLS],
+    goal_col: [u8; MAX_CELLS],
     /// The bytes a search may use for the boards it remembers.
     memory: u64,
 }
@@ -151,9 +151,9 @@ impl Solver {
     pub fn new(goal: &Board) -> Solver {
         let shape = goal.shape();
         let cols = shape.cols();
-        let mut goal_row = [0u8; 16];
-        let mut goal_col = [0u8; 16];
-        let mut distance = [[0u8; 16]; 16];
+        let mut goal_row = [0u8; MAX_CELLS];
+        let mut goal_col = [0u8; MAX_CELLS];
+        let mut distance = [[0u8; MAX_CELLS]; MAX_CELLS];
         for cell in 0..shape.cells() {
             let t = goal.tile(cell) as usize;
             goal_row[t] = (cell / cols) as u8;
@@ -204,9 +204,11 @@ impl Solver {
     /// ```
     pub fn memory_needed(&self, algorithm: Algorithm) -> u64 {
         match algorithm {
-            Algorithm::Bfs | Algorithm::Dfs | Algorithm::AStar => {
-                self.goal.shape().states().saturating_mul(STORED_BYTES)
-            }
+            Algorithm::Bfs | Algorithm::Dfs | Algorithm::AStar => self
+                .goal
+                .shape()
+                .table_states()
+                .saturating_mul(STORED_BYTES),
             Algorithm::IdaStar | Algorithm::Iddfs => MAX_DEPTH as u64 * 64,
         }
     }
@@ -285,10 +287,10 @@ impl Solver {
         // positions along it, in board order: those not in the longest
         // increasing run must step out.
         let line_extra = |cells: &mut dyn Iterator<Item = usize>,
-                          home: &[u8; 16],
-                          along: &[u8; 16],
+                          home: &[u8; MAX_CELLS],
+                          along: &[u8; MAX_CELLS],
                           line: usize| {
-            let mut order = [0u8; 16];
+            let mut order = [0u8; MAX_CELLS];
             let mut k = 0;
             for cell in cells {
                 let t = board.tile(cell) as usize;
@@ -552,7 +554,7 @@ fn path_moves(path: &[Board], shape: Shape) -> Vec<Move> {
 /// The length of the longest strictly increasing subsequence of `xs`
 /// (a handful of values: quadratic is fastest).
 fn longest_increasing(xs: &[u8]) -> usize {
-    let mut best = [0u8; 16];
+    let mut best = [0u8; MAX_CELLS];
     let mut longest = 0;
     for i in 0..xs.len() {
         best[i] = 1

@@ -42,9 +42,28 @@ pub fn bytes(n: u64) -> String {
     }
 }
 
+/// A count in a short form: `812`, `65.5 k`, `12.3 M`, `1.23 G`.
+pub fn count(n: u64) -> String {
+    let x = n as f64;
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1} k", x / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.1} M", x / 1e6),
+        _ => format!("{:.2} G", x / 1e9),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_short() {
+        assert_eq!(count(812), "812");
+        assert_eq!(count(65_536), "65.5 k");
+        assert_eq!(count(12_345_678), "12.3 M");
+        assert_eq!(count(1_234_567_890), "1.23 G");
+    }
 
     #[test]
     fn sizes_read_in_every_spelling_and_write_in_binary_units() {

@@ -124,7 +124,7 @@ pub(crate) fn search(
     if shape.cells() > MAX_IN_MEMORY_CELLS {
         return Err(GenerateError::TooLarge {
             shape,
-            states: shape.states(),
+            states: shape.table_states(),
         });
     }
     let start = Instant::now();

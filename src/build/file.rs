@@ -426,7 +426,7 @@ pub fn plan_build(
     };
     Ok(BuildPlan {
         shape,
-        states: shape.states(),
+        states: shape.table_states(),
         memory,
         distances,
         frontier,
@@ -492,7 +492,7 @@ fn fits_a_table(shape: Shape) -> Result<(), BuildError> {
     if shape.cells() > MAX_TABLE_CELLS {
         return Err(GenerateError::TooLarge {
             shape,
-            states: shape.states(),
+            states: shape.table_states(),
         }
         .into());
     }
@@ -827,7 +827,9 @@ fn read_checkpoint_head(
         )));
     }
     let sum: u64 = m.layers.iter().sum();
-    if m.layers.first() != Some(&1) || m.layers.contains(&0) || sum > class.goal().shape().states()
+    if m.layers.first() != Some(&1)
+        || m.layers.contains(&0)
+        || sum > class.goal().shape().table_states()
     {
         return Err(bad("its layer counts are not a search's".to_string()));
     }

@@ -89,7 +89,7 @@ fn write_parts(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<Pa
     let manifest = ManifestMetadata {
         generator,
         goals,
-        states: class.goal().shape().states(),
+        states: class.goal().shape().table_states(),
         layers: run.layers.clone(),
         run: run.run,
         shards: run

@@ -25,8 +25,11 @@ pub enum Method {
     /// The exact answer: the goal class's full table (boards of up to
     /// [`MAX_TABLE_CELLS`](crate::MAX_TABLE_CELLS) cells), or IDA* over its largest pattern
     /// databases (bigger boards, or boards whose databases were named), or
-    /// IDA* with Manhattan distance when there are none (optimal, but can
-    /// take minutes a board; reported as [`Event::NoPatterns`](super::Event::NoPatterns)).
+    /// on boards of up to [`MAX_FALLBACK_CELLS`](super::MAX_FALLBACK_CELLS)
+    /// cells IDA* with Manhattan distance when there are none (optimal, but
+    /// can take minutes a board; reported as
+    /// [`Event::NoPatterns`](super::Event::NoPatterns)); on larger boards
+    /// with none, [`DatabaseError::MissingPatterns`](super::DatabaseError::MissingPatterns).
     #[default]
     Exact,
     /// A classic search with a plain estimate.
@@ -355,7 +358,7 @@ impl Engine {
     pub fn solve_with_progress(
         &self,
         board: &Board,
-        progress: impl FnMut(&Stats) -> ControlFlow<()>,
+        progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
     ) -> Result<Solution, SolveError> {
         match &self.kind {
             EngineKind::Table(_) => {
@@ -423,7 +426,7 @@ impl Engine {
     pub fn probe_with_progress(
         &self,
         board: &Board,
-        mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+        mut progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
     ) -> Result<Probe, SolveError> {
         if let EngineKind::Table(table) = &self.kind {
             return table.probe(board);

@@ -51,6 +51,11 @@ use crate::store::{self, Bytes};
 use crate::symmetry::GoalClass;
 use crate::table::{MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, PathCount, Probe, RareLayers, Table};
 
+/// The most cells for which an exact answer with no pattern databases
+/// falls back to IDA* with Manhattan distance (minutes a board on 4×4);
+/// past it (a 5×5 board could take days) the answer is
+/// [`DatabaseError::MissingPatterns`] unless a search is named.
+pub const MAX_FALLBACK_CELLS: usize = 16;
 /// Tables of at least this many boards (3×4, 2×6 and up) keep their rare
 /// layers in a file beside them, once listed.
 pub const SAVED_RARE_LAYERS_STATES: u64 = 1 << 24;
@@ -411,6 +416,9 @@ impl Database {
                     algorithm: Algorithm::IdaStar,
                     solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 },
+                ExactBy::Nothing { dir } if goal.shape().cells() > MAX_FALLBACK_CELLS => {
+                    return Err(DatabaseError::MissingPatterns { goal: *goal, dir });
+                }
                 ExactBy::Nothing { dir } => {
                     // Once per class of goals (a bounded set): a server
                     // asked a thousand times says it once.

@@ -23,8 +23,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use rayon::prelude::*;
 
-use crate::board::Board;
+use crate::board::{Board, MAX_CELLS};
 use crate::rank::placement_count;
+
+/// The most cells for which the slot of every free-cell mask is tabled
+/// (2^16 masks); larger boards flood-fill.
+const SLOT_TABLE_CELLS: usize = 16;
 
 /// The low bit of every two-bit state in a word.
 const LOW: u64 = 0x5555_5555_5555_5555;
@@ -50,15 +54,23 @@ const SELECT: [[u8; 8]; 256] = {
     table
 };
 
-/// The cell of the d-th (from 0) set bit of a mask of at most 16 cells
-/// that has more than `d`: a table look-up in the right byte, instead of a
-/// loop clearing `d` bits.
+/// The cell of the d-th (from 0) set bit of a mask that has more than
+/// `d`: a table look-up in the right byte, instead of a loop clearing `d`
+/// bits.
 #[inline]
 fn select(mask: u32, d: u32) -> u32 {
-    let low = (mask & 0xFF).count_ones();
-    let high = (d >= low) as u32;
-    let byte = (mask >> (8 * high)) & 0xFF;
-    8 * high + SELECT[byte as usize][(d - low * high) as usize] as u32
+    let mut d = d;
+    let mut base = 0;
+    let mut rest = mask;
+    loop {
+        let low = (rest & 0xFF).count_ones();
+        if d < low {
+            return base + SELECT[(rest & 0xFF) as usize][d as usize] as u32;
+        }
+        d -= low;
+        rest >>= 8;
+        base += 8;
+    }
 }
 
 /// The distances of one group: entry `placement_rank(cells, n)` (the
@@ -231,16 +243,18 @@ struct Space {
     /// The cells not in the last column (where a step left can land).
     not_last: u32,
     /// The cells next to each cell.
-    neighbours: [u32; 16],
+    neighbours: [u32; MAX_CELLS],
     /// Placement-rank weight of each digit: `(n − i − 1)! / (n − k)!`.
     weight: [usize; 8],
     /// `⌈2^34 / (n − i)⌉`, to divide by digit i's radix.
     reciprocal: [u64; 8],
     /// log2 of the states per placement.
     stride_log: u32,
-    /// For each mask of `n − k` free cells: four bits per cell, the slot
-    /// (free cells below its region's lowest cell) of the region of each
-    /// free cell. Entries for other masks are unused.
+    /// On boards of at most [`SLOT_TABLE_CELLS`] cells, for each mask of
+    /// `n − k` free cells: four bits per cell, the slot (free cells below
+    /// its region's lowest cell) of the region of each free cell; entries
+    /// for other masks are unused. Empty on larger boards, whose slots are
+    /// found by a flood fill.
     slots: Vec<u64>,
 }
 
@@ -248,12 +262,14 @@ impl Space {
     fn new(goal: &Board, tiles: &[u8]) -> Space {
         let shape = goal.shape();
         let (n, k, cols) = (shape.cells(), tiles.len(), shape.cols());
-        assert!((1..=8).contains(&k) && k < n && n <= 16);
+        assert!((1..=8).contains(&k) && k < n && n <= MAX_CELLS);
+        // The reciprocals divide exactly below 2^34 / 25 (see `unrank`).
+        assert!(placement_count(n, k) <= super::MAX_GROUP_ENTRIES);
         let full = (1u32 << n) - 1;
         let column = |pick: usize| (0..n).filter(move |c| c % cols == pick);
         let not_first = column(0).fold(full, |m, c| m & !(1 << c));
         let not_last = column(cols - 1).fold(full, |m, c| m & !(1 << c));
-        let mut neighbours = [0u32; 16];
+        let mut neighbours = [0u32; MAX_CELLS];
         for (c, m) in neighbours.iter_mut().enumerate().take(n) {
             let bit = 1u32 << c;
             *m =
@@ -278,9 +294,14 @@ impl Space {
                 (1u64 << 34).div_ceil(n.saturating_sub(i).max(1) as u64)
             }),
             stride_log: (n - k).next_power_of_two().trailing_zeros(),
-            slots: vec![0; 1 << n],
+            slots: if n <= SLOT_TABLE_CELLS {
+                vec![0; 1 << n]
+            } else {
+                Vec::new()
+            },
         };
         let mut slots = std::mem::take(&mut space.slots);
+        // (Empty past SLOT_TABLE_CELLS: nothing to fill.)
         for (free, entry) in slots.iter_mut().enumerate() {
             let free = free as u32;
             if free.count_ones() as usize != n - k {
@@ -325,7 +346,19 @@ impl Space {
     /// The slot of the region holding `cell` when `free` is free.
     #[inline]
     fn slot(&self, free: u32, cell: u32) -> u32 {
-        (self.slots[free as usize] >> (4 * cell)) as u32 & 15
+        if self.n <= SLOT_TABLE_CELLS {
+            return (self.slots[free as usize] >> (4 * cell)) as u32 & 15;
+        }
+        // The cells below `cell` that its region reaches decide: with none,
+        // `cell` is the region's lowest (the usual case, cheap to see when
+        // `cell` has no free cell below it at all).
+        let below = free & ((1 << cell) - 1);
+        if below == 0 {
+            return 0;
+        }
+        let region = self.region(1 << cell, free);
+        let lowest = region & region.wrapping_neg();
+        (free & (lowest - 1)).count_ones()
     }
 
     /// The placement rank of `cells` (see [`crate::rank::placement_rank`]),
@@ -343,10 +376,13 @@ impl Space {
     }
 
     /// Unpacks placement `rank` into `p`. The digits come out by
-    /// multiplying with reciprocals, not dividing (`rank` < 2^30).
+    /// multiplying with reciprocals, not dividing: `⌈2^34 / d⌉` is `2^34/d`
+    /// plus less than 1, so the product errs by less than `rank / 2^34`
+    /// of 1, which leaves the quotient exact while `rank` < 2^34 / 25
+    /// ([`super::MAX_GROUP_ENTRIES`] is below that).
     #[inline]
     fn unrank(&self, rank: usize, p: &mut Placement) {
-        debug_assert!(rank < 1 << 30);
+        debug_assert!((rank as u64) < (1 << 34) / 25);
         let mut digits = [0u32; 8];
         let mut rest = rank as u64;
         for i in (0..self.k).rev() {

@@ -3,6 +3,15 @@
 //! and updated by the one tile a move slides, then put back on the way up.
 //! Nothing is allocated per node.
 //!
+//! Once an iteration has a million nodes or more, the next ones run on
+//! every thread of the rayon pool: the tree is cut a few moves below the
+//! root into subtrees (at least 64 a thread), which the threads take in
+//! the order a single thread would search them. A thread that finds the
+//! goal in subtree `i` stops those after `i` and lets those before it
+//! finish, so the moves found are the ones a single thread finds; only
+//! the nodes counted in the last iteration differ, by the work spent past
+//! the find.
+//!
 //! The estimate is the largest of several admissible sums: the groups'
 //! sum for the board itself, and for each *mirror* of it. A mirror is a
 //! symmetry of the board that keeps the goal's blank cell in place (the
@@ -13,6 +22,8 @@
 //! estimate, often the larger.
 
 use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use crate::board::{Adjacency, Board, MAX_CELLS, Move};
@@ -30,21 +41,112 @@ const MAX_VIEWS: usize = 8;
 const MAX_GROUPS: usize = MAX_CELLS - 1;
 /// The deepest bound tried.
 const MAX_BOUND: u32 = 1000;
+/// The fewest nodes an iteration expands for the next to run on every
+/// thread: below it, an iteration takes a few milliseconds.
+const PARALLEL_AFTER: u64 = 1 << 20;
+/// The fewest subtrees a thread gets, on average, in a parallel iteration:
+/// enough that one deep subtree does not leave the other threads idle.
+const SUBTREES_PER_THREAD: usize = 64;
 
-/// The caller's progress callback, and whether it said to stop.
-struct Watch<'p> {
-    progress: &'p mut dyn FnMut(&Stats) -> ControlFlow<()>,
+/// The caller's progress callback.
+pub(super) type Progress<'p> = &'p mut (dyn FnMut(&Stats) -> ControlFlow<()> + Send);
+
+/// What a depth-first pass asks every [`PROGRESS_EVERY`] nodes: whether
+/// to stop.
+trait Watch {
+    /// Shows `stats` (the pass's own count); whether to stop.
+    fn says_stop(&mut self, stats: &Stats) -> bool;
+}
+
+/// A single thread's watch: the caller's callback, and whether it said
+/// to stop.
+struct Alone<'p, 'q> {
+    progress: &'q mut Progress<'p>,
+    /// When the search began.
+    clock: Instant,
     stopped: bool,
 }
 
-impl Watch<'_> {
-    /// Shows `stats`; whether to stop.
+impl Watch for Alone<'_, '_> {
     #[cold]
     #[inline(never)]
     fn says_stop(&mut self, stats: &Stats) -> bool {
-        self.stopped = (self.progress)(stats).is_break();
+        let so_far = Stats {
+            elapsed: self.clock.elapsed(),
+            ..*stats
+        };
+        self.stopped = (self.progress)(&so_far).is_break();
         self.stopped
     }
+}
+
+/// What the threads of one parallel iteration share.
+struct Shared<'p, 'q> {
+    /// The caller's callback (called by one thread at a time; a thread
+    /// that finds it busy skips its report).
+    progress: Mutex<&'q mut Progress<'p>>,
+    /// The work before this iteration, and the time the search began.
+    before: Stats,
+    clock: Instant,
+    /// Nodes expanded and generated in this iteration so far, as reported.
+    expanded: AtomicU64,
+    generated: AtomicU64,
+    /// The caller said to stop.
+    stopped: AtomicBool,
+    /// The first subtree, in order, found to hold the goal (`usize::MAX`
+    /// while none has).
+    found: AtomicUsize,
+}
+
+/// One thread's watch in a parallel iteration.
+struct Worker<'s, 'p, 'q> {
+    shared: &'s Shared<'p, 'q>,
+    /// The subtree it is searching.
+    subtree: usize,
+    /// Its counts as last added to the shared ones.
+    reported: (u64, u64),
+    /// Whether its pass was told to stop (rather than finding the goal).
+    stopped: bool,
+}
+
+impl Watch for Worker<'_, '_, '_> {
+    #[cold]
+    #[inline(never)]
+    fn says_stop(&mut self, stats: &Stats) -> bool {
+        let shared = self.shared;
+        shared
+            .expanded
+            .fetch_add(stats.expanded - self.reported.0, Relaxed);
+        shared
+            .generated
+            .fetch_add(stats.generated - self.reported.1, Relaxed);
+        self.reported = (stats.expanded, stats.generated);
+        if let Ok(mut progress) = shared.progress.try_lock() {
+            let so_far = Stats {
+                expanded: shared.before.expanded + shared.expanded.load(Relaxed),
+                generated: shared.before.generated + shared.generated.load(Relaxed),
+                peak_open: shared.before.peak_open.max(stats.peak_open),
+                peak_visited: 0,
+                elapsed: shared.clock.elapsed(),
+                bound: shared.before.bound,
+            };
+            if (progress)(&so_far).is_break() {
+                shared.stopped.store(true, Relaxed);
+            }
+        }
+        self.stopped = shared.stopped.load(Relaxed) || shared.found.load(Relaxed) < self.subtree;
+        self.stopped
+    }
+}
+
+/// How one iteration ended.
+enum Pass {
+    /// The goal, by this path.
+    Found,
+    /// No path within the bound; the least estimate past it.
+    Beyond(u32),
+    /// The caller said to stop.
+    Stopped,
 }
 
 /// A way of looking at the board: cells and tiles relabelled by a
@@ -72,6 +174,7 @@ pub(super) struct Search<'a> {
 }
 
 /// What changes along the path.
+#[derive(Clone)]
 struct Node {
     /// The tile in each cell.
     board: [u8; MAX_CELLS],
@@ -83,6 +186,10 @@ struct Node {
     /// `sum[v]`: the sum of `value[v]`.
     sum: [u32; MAX_VIEWS],
 }
+
+/// The values a slide replaced, one a view (the moved tile's group's),
+/// to put back when the slide is undone.
+type Replaced = [u8; MAX_VIEWS];
 
 impl<'a> Search<'a> {
     /// A search toward `goal` under `groups`: (tiles ascending, entries).
@@ -173,10 +280,11 @@ impl<'a> Search<'a> {
     }
 
     /// Slides the tile in `target` into the blank, updating every view:
-    /// its cells, and with `LOOKUP` its group's value and the sums (a
-    /// slide back restores the values from a copy instead).
+    /// its cells, its group's value and the sums. Returns the values it
+    /// replaced, for [`undo`](Search::undo).
     #[inline]
-    fn slide<const LOOKUP: bool>(&self, node: &mut Node, target: usize) {
+    fn slide(&self, node: &mut Node, target: usize) -> Replaced {
+        let mut replaced = [0; MAX_VIEWS];
         let from = node.blank;
         let tile = node.board[target];
         node.board[from] = tile;
@@ -190,70 +298,311 @@ impl<'a> Search<'a> {
             }
             let g = g as usize;
             node.cells[v][g][self.slot_of[named] as usize] = view.cell[from];
-            if LOOKUP {
-                let value = self.lookup(&node.cells[v][g], g);
-                node.sum[v] = node.sum[v] + value as u32 - node.value[v][g] as u32;
-                node.value[v][g] = value;
+            let value = self.lookup(&node.cells[v][g], g);
+            replaced[v] = node.value[v][g];
+            node.sum[v] = node.sum[v] + value as u32 - replaced[v] as u32;
+            node.value[v][g] = value;
+        }
+        replaced
+    }
+
+    /// Undoes the slide that moved the blank from `back` (and replaced
+    /// `replaced`): the tile returns, and the values from the copy (no
+    /// second lookup).
+    #[inline]
+    fn undo(&self, node: &mut Node, back: usize, replaced: &Replaced) {
+        let from = node.blank;
+        let tile = node.board[back];
+        node.board[from] = tile;
+        node.board[back] = 0;
+        node.blank = back;
+        for (v, view) in self.views.iter().enumerate() {
+            let named = view.tile[tile as usize] as usize;
+            let g = self.group_of[named];
+            if g == NONE {
+                continue;
             }
+            let g = g as usize;
+            node.cells[v][g][self.slot_of[named] as usize] = view.cell[from];
+            let value = node.value[v][g];
+            node.sum[v] = node.sum[v] + replaced[v] as u32 - value as u32;
+            node.value[v][g] = replaced[v];
         }
     }
 
     /// An optimal path from `board` (which can reach the goal) and the
     /// work it took; `None` if the bound passes [`MAX_BOUND`] (damaged
-    /// databases: every board up to 16 cells is far closer).
+    /// databases: every board up to 25 cells is far closer).
     ///
     /// `progress` sees the work so far every [`PROGRESS_EVERY`] nodes
-    /// expanded; when it breaks, the search stops: `Err` with the work done.
+    /// expanded (by a thread); when it breaks, the search stops: `Err`
+    /// with the work done.
     pub(super) fn solve(
         &self,
         board: &Board,
-        progress: &mut dyn FnMut(&Stats) -> ControlFlow<()>,
+        progress: &mut Progress,
     ) -> Result<Option<(Vec<Move>, Stats)>, Stats> {
         let clock = Instant::now();
         let mut stats = Stats::default();
-        let mut watch = Watch {
-            progress,
-            stopped: false,
-        };
-        let mut node = self.node(board);
+        let root = self.node(board);
         let goal: [u8; MAX_CELLS] =
             std::array::from_fn(|c| if c < self.n { self.goal.tile(c) } else { 0 });
+        let threads = rayon::current_num_threads();
         // One path, grown and shrunk in place.
         let mut path = Vec::with_capacity(256);
-        let mut bound = self.estimate(&node);
-        if bound > MAX_BOUND {
-            return Ok(None);
-        }
-        loop {
-            let mut next_bound = u32::MAX;
-            if self.bounded(
-                &mut node,
-                &goal,
-                bound,
-                usize::MAX,
-                &mut path,
-                &mut next_bound,
-                &mut stats,
-                &mut watch,
-            ) {
-                break;
-            }
-            if next_bound > MAX_BOUND {
+        let mut bound = self.estimate(&root);
+        let mut last = 0u64;
+        let pass = loop {
+            if bound > MAX_BOUND {
                 return Ok(None);
             }
-            bound = next_bound;
-        }
+            let before = stats.expanded;
+            stats.bound = bound;
+            let pass = if threads > 1 && last >= PARALLEL_AFTER {
+                self.parallel(
+                    &root, &goal, bound, threads, &mut path, &mut stats, progress, clock,
+                )
+            } else {
+                let mut node = root.clone();
+                let mut next_bound = u32::MAX;
+                let mut watch = Alone {
+                    progress: &mut *progress,
+                    clock,
+                    stopped: false,
+                };
+                let found = self.bounded(
+                    &mut node,
+                    &goal,
+                    bound,
+                    usize::MAX,
+                    &mut path,
+                    &mut next_bound,
+                    &mut stats,
+                    &mut watch,
+                );
+                match (found, watch.stopped) {
+                    (_, true) => Pass::Stopped,
+                    (true, false) => Pass::Found,
+                    (false, false) => Pass::Beyond(next_bound),
+                }
+            };
+            last = stats.expanded - before;
+            match pass {
+                Pass::Beyond(next) => bound = next,
+                done => break done,
+            }
+        };
         // As the generic IDA* counts: the longest path expanded.
         stats.peak_visited = stats.peak_open;
         stats.elapsed = clock.elapsed();
-        if watch.stopped {
-            return Err(stats);
+        match pass {
+            Pass::Found => Ok(Some((path, stats))),
+            _ => Err(stats),
         }
-        Ok(Some((path, stats)))
+    }
+
+    /// One iteration on `threads` threads: cuts the tree at the shallowest
+    /// depth with enough subtrees and searches them in parallel. On
+    /// [`Pass::Found`], `path` is the path a single thread finds.
+    #[allow(clippy::too_many_arguments)]
+    fn parallel(
+        &self,
+        root: &Node,
+        goal: &[u8; MAX_CELLS],
+        bound: u32,
+        threads: usize,
+        path: &mut Vec<Move>,
+        stats: &mut Stats,
+        progress: &mut Progress,
+        clock: Instant,
+    ) -> Pass {
+        // The subtrees: each the targets of its first `depth` slides.
+        let mut cut = Cut::default();
+        for depth in 1..=(bound as usize).clamp(1, 64) {
+            cut = Cut {
+                depth,
+                next_bound: u32::MAX,
+                ..Cut::default()
+            };
+            let mut node = root.clone();
+            let mut prefix = Vec::with_capacity(depth);
+            if self.cut(&mut node, goal, bound, usize::MAX, &mut prefix, &mut cut) {
+                // The goal lies above the cut (it is at most `depth` moves
+                // away): the first path to it, as one thread finds it.
+                stats.expanded += cut.stats.expanded;
+                stats.generated += cut.stats.generated;
+                stats.peak_open = stats.peak_open.max(cut.stats.peak_open);
+                path.clear();
+                path.extend(self.moves(root, &prefix));
+                return Pass::Found;
+            }
+            if cut.subtrees.len() >= threads * SUBTREES_PER_THREAD * depth {
+                break;
+            }
+        }
+        stats.expanded += cut.stats.expanded;
+        stats.generated += cut.stats.generated;
+        stats.peak_open = stats.peak_open.max(cut.stats.peak_open);
+        let depth = cut.depth;
+        let count = cut.subtrees.len() / depth.max(1);
+        let shared = Shared {
+            progress: Mutex::new(progress),
+            before: *stats,
+            clock,
+            expanded: AtomicU64::new(0),
+            generated: AtomicU64::new(0),
+            stopped: AtomicBool::new(false),
+            found: AtomicUsize::new(usize::MAX),
+        };
+        let next = AtomicUsize::new(0);
+        // Per thread: its counts, its least estimate past the bound, and
+        // the path of the first subtree it found the goal in.
+        let results = Mutex::new(Vec::with_capacity(threads));
+        rayon::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| {
+                    let mut local = Stats::default();
+                    let mut next_bound = u32::MAX;
+                    let mut found: Option<(usize, Vec<Move>)> = None;
+                    let mut path = Vec::with_capacity(256);
+                    let mut watch = Worker {
+                        shared: &shared,
+                        subtree: 0,
+                        reported: (0, 0),
+                        stopped: false,
+                    };
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        if i >= count
+                            || i > shared.found.load(Relaxed)
+                            || shared.stopped.load(Relaxed)
+                        {
+                            break;
+                        }
+                        let prefix = &cut.subtrees[i * depth..(i + 1) * depth];
+                        let mut node = root.clone();
+                        path.clear();
+                        path.extend(self.moves(root, prefix));
+                        let mut previous = usize::MAX;
+                        for &target in prefix {
+                            previous = node.blank;
+                            self.slide(&mut node, target as usize);
+                        }
+                        watch.subtree = i;
+                        watch.stopped = false;
+                        let ended = self.bounded(
+                            &mut node,
+                            goal,
+                            bound,
+                            previous,
+                            &mut path,
+                            &mut next_bound,
+                            &mut local,
+                            &mut watch,
+                        );
+                        if ended && !watch.stopped {
+                            shared.found.fetch_min(i, Relaxed);
+                            found = Some((i, path.clone()));
+                            break; // every later subtree is no longer needed
+                        }
+                    }
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((local, next_bound, found));
+                });
+            }
+        });
+        let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut next_bound = cut.next_bound;
+        let mut first: Option<(usize, Vec<Move>)> = None;
+        for (local, bound, found) in results {
+            stats.expanded += local.expanded;
+            stats.generated += local.generated;
+            stats.peak_open = stats.peak_open.max(local.peak_open);
+            next_bound = next_bound.min(bound);
+            if let Some((i, moves)) = found
+                && first.as_ref().is_none_or(|(j, _)| i < *j)
+            {
+                first = Some((i, moves));
+            }
+        }
+        match first {
+            Some((_, moves)) => {
+                *path = moves;
+                Pass::Found
+            }
+            None if shared.stopped.load(Relaxed) => Pass::Stopped,
+            None => Pass::Beyond(next_bound),
+        }
+    }
+
+    /// The moves of the slides of `targets` from `root`.
+    fn moves<'t>(&'t self, root: &Node, targets: &'t [u8]) -> impl Iterator<Item = Move> + 't {
+        let mut blank = root.blank;
+        targets.iter().map(move |&target| {
+            let (mv, _) = *self
+                .adjacency
+                .from(blank)
+                .iter()
+                .find(|&&(_, t)| t == target)
+                .expect("each target is next to the blank");
+            blank = target as usize;
+            mv
+        })
+    }
+
+    /// The first `cut.depth` levels of one depth-first pass below `node`,
+    /// in the order [`bounded`](Search::bounded) goes: each node at depth
+    /// `cut.depth` within the bound is a subtree (its targets appended to
+    /// `cut.subtrees`), each above it is expanded and counted. True if the
+    /// goal is above the cut, `prefix` the path to it.
+    fn cut(
+        &self,
+        node: &mut Node,
+        goal: &[u8; MAX_CELLS],
+        bound: u32,
+        previous: usize,
+        prefix: &mut Vec<u8>,
+        cut: &mut Cut,
+    ) -> bool {
+        if prefix.len() == cut.depth {
+            cut.subtrees.extend_from_slice(prefix);
+            return false;
+        }
+        let h = self.estimate(node);
+        if h == 0 && node.board == *goal {
+            return true;
+        }
+        cut.stats.expanded += 1;
+        cut.stats.peak_open = cut.stats.peak_open.max(prefix.len() as u64 + 1);
+        let g = prefix.len() as u32 + 1;
+        let here = node.blank;
+        for &(_, target) in self.adjacency.from(here) {
+            let target = target as usize;
+            if target == previous {
+                continue;
+            }
+            cut.stats.generated += 1;
+            let replaced = self.slide(node, target);
+            let f = g + self.estimate(node);
+            if f <= bound {
+                prefix.push(target as u8);
+                if self.cut(node, goal, bound, here, prefix, cut) {
+                    return true;
+                }
+                prefix.pop();
+            } else if f < cut.next_bound {
+                cut.next_bound = f;
+            }
+            self.undo(node, here, &replaced);
+        }
+        false
     }
 
     /// One depth-first pass below `node` (reached by `path`, whose
-    /// estimate is within `bound`), never undoing the last move.
+    /// estimate is within `bound`), never undoing the last move. True when
+    /// it found the goal or `watch` said to stop.
     #[allow(clippy::too_many_arguments)]
     fn bounded(
         &self,
@@ -264,7 +613,7 @@ impl<'a> Search<'a> {
         path: &mut Vec<Move>,
         next_bound: &mut u32,
         stats: &mut Stats,
-        watch: &mut Watch,
+        watch: &mut impl Watch,
     ) -> bool {
         let h = self.estimate(node);
         if h == 0 && node.board == *goal {
@@ -272,20 +621,18 @@ impl<'a> Search<'a> {
         }
         stats.expanded += 1;
         if stats.expanded & (PROGRESS_EVERY - 1) == 0 && watch.says_stop(stats) {
-            return true; // unwinds; `solve` tells a stop from a find
+            return true; // unwinds; the watch tells a stop from a find
         }
         stats.peak_open = stats.peak_open.max(path.len() as u64 + 1);
         let g = path.len() as u32 + 1;
         let here = node.blank;
-        let saved_value = node.value;
-        let saved_sum = node.sum;
         for &(mv, target) in self.adjacency.from(here) {
             let target = target as usize;
             if target == previous {
                 continue;
             }
             stats.generated += 1;
-            self.slide::<true>(node, target);
+            let replaced = self.slide(node, target);
             let f = g + self.estimate(node);
             if f <= bound {
                 path.push(mv);
@@ -296,12 +643,21 @@ impl<'a> Search<'a> {
             } else if f < *next_bound {
                 *next_bound = f;
             }
-            // Slide back: the cells return by the reverse slide, the
-            // values from the copy (no second lookup).
-            self.slide::<false>(node, here);
-            node.value = saved_value;
-            node.sum = saved_sum;
+            self.undo(node, here, &replaced);
         }
         false
     }
+}
+
+/// The subtrees of a parallel iteration, and the work of finding them.
+#[derive(Default)]
+struct Cut {
+    /// Moves from the root to each subtree.
+    depth: usize,
+    /// Each subtree's `depth` targets, one after another.
+    subtrees: Vec<u8>,
+    /// The least estimate past the bound among the nodes above the cut.
+    next_bound: u32,
+    /// The nodes above the cut expanded and generated.
+    stats: Stats,
 }

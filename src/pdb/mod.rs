@@ -44,8 +44,14 @@ use crate::solution::{Solution, SolveError, check_shape};
 use crate::store::map_file;
 use crate::symmetry::{BuiltFor, GoalClass};
 
-/// The most tiles in one group: 16!/8! = 518,918,400 one-byte entries.
+/// The most tiles in one group (8 tiles on 16 cells: 16!/8! =
+/// 518,918,400 one-byte entries).
 pub const MAX_GROUP_TILES: usize = 8;
+
+/// The most entries one group may have: 518,918,400, the 8 tiles of 16
+/// cells (on 25 cells, 6 tiles have 127,512,000 and 7 have 2.4 × 10^9,
+/// too many). Its search takes about 2.5 bytes an entry.
+pub const MAX_GROUP_ENTRIES: u64 = 518_918_400;
 
 /// Why a partition is not usable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -56,7 +62,7 @@ pub enum PatternError {
     Tiles(String),
     /// A group too big to hold.
     #[error(
-        "a group of {tiles} tiles on {shape} would have {placements} entries; groups have at most {MAX_GROUP_TILES} tiles"
+        "a group of {tiles} tiles on {shape} would have {placements} entries; groups have at most {MAX_GROUP_TILES} tiles and {MAX_GROUP_ENTRIES} entries: split it"
     )]
     TooLarge {
         /// The shape.
@@ -112,7 +118,7 @@ impl Partition {
             if g.is_empty() {
                 return Err(PatternError::Tiles("an empty group".into()));
             }
-            if g.len() > MAX_GROUP_TILES {
+            if g.len() > MAX_GROUP_TILES || placement_count(n, g.len()) > MAX_GROUP_ENTRIES {
                 return Err(PatternError::TooLarge {
                     shape,
                     tiles: g.len(),
@@ -153,6 +159,83 @@ impl Partition {
         let class = GoalClass::of(goal);
         let canonical = Partition::standard_on(class.canonical(), spec)?;
         canonical.renamed(goal.shape(), |t| class.goal_tile(t))
+    }
+
+    /// The partition a written `spec` names, toward `goal`: `default` (see
+    /// [`default_for`](Partition::default_for)), group sizes such as
+    /// `6-6-6-6` (see [`standard`](Partition::standard)), or the groups'
+    /// tiles as named in `goal`, tiles split by `,` and groups by `/`
+    /// (`1,2,5,6/3,4,7,8`).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::Partition};
+    /// let goal = Board::solved(Shape::new(3, 3).unwrap());
+    /// let lists = Partition::parse(&goal, "1,2,4,5/3,6,7,8").unwrap();
+    /// assert_eq!(lists.groups(), [vec![1, 2, 4, 5], vec![3, 6, 7, 8]]);
+    /// assert_eq!(Partition::parse(&goal, "4-4"), Partition::standard(&goal, "4-4"));
+    /// assert_eq!(Partition::parse(&goal, "default"), Ok(Partition::default_for(&goal)));
+    /// assert!(Partition::parse(&goal, "1,2/2,3").is_err());
+    /// ```
+    pub fn parse(goal: &Board, spec: &str) -> Result<Partition, PatternError> {
+        let spec = spec.trim();
+        if spec.eq_ignore_ascii_case("default") {
+            return Ok(Partition::default_for(goal));
+        }
+        if !spec.contains([',', '/']) {
+            return Partition::standard(goal, spec);
+        }
+        let shape = goal.shape();
+        let groups = spec
+            .split('/')
+            .map(|group| {
+                group
+                    .split(',')
+                    .map(|t| {
+                        let t = t.trim();
+                        t.parse::<u8>()
+                            .ok()
+                            .filter(|_| !t.starts_with('+'))
+                            .ok_or_else(|| PatternError::Sizes {
+                                spec: spec.to_string(),
+                                why: format!(
+                                    "{t:?} is not a tile: write the groups' tiles like 1,2,5,6/3,4,7,8"
+                                ),
+                            })
+                    })
+                    .collect::<Result<Vec<u8>, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Partition::new(shape, groups)
+    }
+
+    /// The partition used when none is named: on 4×4, 6-6-3; on 5×5,
+    /// 6-6-6-6 (both as published, see [`standard`](Partition::standard));
+    /// elsewhere the fewest groups of at most 6 tiles, their sizes as equal
+    /// as they can be, larger first (14 tiles: 5-5-4; 19: 5-5-5-4; 23:
+    /// 6-6-6-5; 8: 4-4; 5: 5).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::Partition};
+    /// let size = |r, c| Board::solved(Shape::new(r, c).unwrap());
+    /// assert_eq!(Partition::default_for(&size(4, 4)).sizes(), "6-6-3");
+    /// assert_eq!(Partition::default_for(&size(5, 5)).sizes(), "6-6-6-6");
+    /// assert_eq!(Partition::default_for(&size(4, 5)).sizes(), "5-5-5-4");
+    /// assert_eq!(Partition::default_for(&size(3, 3)).sizes(), "4-4");
+    /// ```
+    pub fn default_for(goal: &Board) -> Partition {
+        let shape = goal.shape();
+        let tiles = shape.cells() - 1;
+        let spec = match (shape.rows(), shape.cols()) {
+            (4, 4) => "6-6-3".to_string(),
+            _ => {
+                let groups = tiles.div_ceil(6);
+                let sizes: Vec<String> = (0..groups)
+                    .map(|g| (tiles / groups + usize::from(g < tiles % groups)).to_string())
+                    .collect();
+                sizes.join("-")
+            }
+        };
+        Partition::standard(goal, &spec).expect("groups of at most 6 tiles fit every board")
     }
 
     /// [`standard`](Partition::standard) on a canonical goal: the groups
@@ -204,6 +287,8 @@ impl Partition {
                     ]),
                     _ => None,
                 }
+            } else if shape.rows() == 5 && shape.cols() == 5 && normalized.join("-") == "6-6-6-6" {
+                korf_felner_24(goal)
             } else {
                 None
             };
@@ -270,6 +355,40 @@ impl Partition {
         let sizes: Vec<String> = self.groups.iter().map(|g| g.len().to_string()).collect();
         sizes.join("-")
     }
+}
+
+/// Korf and Felner's 6-6-6-6 partition of the 24-puzzle, written for the
+/// goal with the blank first (tile `t` in cell `t`), as cells of `goal`,
+/// the canonical goal of a class; `None` unless it is that goal's class
+/// (a blank in a corner).
+fn korf_felner_24(goal: &Board) -> Option<Vec<Vec<usize>>> {
+    const GROUPS: [[u8; 6]; 4] = [
+        [1, 2, 5, 6, 7, 12],
+        [3, 4, 8, 9, 13, 14],
+        [10, 11, 15, 16, 20, 21],
+        [17, 18, 19, 22, 23, 24],
+    ];
+    let tiles: Vec<u8> = (0..25).collect();
+    let blank_first = Board::from_tiles(goal.shape(), &tiles).expect("the 5x5 blank-first goal");
+    let class = GoalClass::of(&blank_first);
+    if class.canonical() != goal {
+        return None;
+    }
+    let groups = GROUPS
+        .iter()
+        .map(|group| {
+            group
+                .iter()
+                .map(|&t| {
+                    let tile = class.canonical_tile(t).expect("a tile of 5x5");
+                    (0..25)
+                        .find(|&c| goal.tile(c) == tile)
+                        .expect("every tile is somewhere")
+                })
+                .collect()
+        })
+        .collect();
+    Some(groups)
 }
 
 /// One step of a build, for progress lines: the placements of group
@@ -722,7 +841,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         &self,
         class: &GoalClass,
         board: &Board,
-        mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+        mut progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
     ) -> Result<Solution, SolveError> {
         self.check_goal(class)?;
         check_shape(class.goal().shape(), board.shape())?;
@@ -738,6 +857,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
             .enumerate()
             .map(|(g, tiles)| (tiles.as_slice(), self.entries(g)))
             .collect();
+        let mut progress: ida::Progress = &mut progress;
         match ida::Search::new(&goal, &groups).solve(&indexed, &mut progress) {
             Err(stats) => Err(SolveError::Stopped { stats }),
             Ok(Some((mut moves, stats))) => {

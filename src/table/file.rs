@@ -93,7 +93,7 @@ pub(crate) fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, FileErro
     }
     let class = m.goals.class()?;
     let indexed = *class.canonical();
-    if m.states != shape.states() {
+    if m.states != shape.table_states() {
         return Err(FileError::metadata(format!(
             "{} states, but a {shape} board has {}",
             m.states,

@@ -53,7 +53,7 @@ pub fn generate_two_bit(
     if shape.cells() > MAX_IN_MEMORY_CELLS {
         return Err(GenerateError::TooLarge {
             shape,
-            states: shape.states(),
+            states: shape.table_states(),
         });
     }
     let class = GoalClass::of(goal);

@@ -568,7 +568,7 @@ pub(crate) fn metadata(class: &GoalClass, layers: Vec<u64>, hardest: &[Board]) -
     file::Metadata {
         generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
         goals: crate::goals::Goals::new(class),
-        states: class.goal().shape().states(),
+        states: class.goal().shape().table_states(),
         max_distance: layers.len() as u32 - 1,
         layers,
         hardest: hardest

@@ -19,7 +19,7 @@ fn every_board_of_every_small_size_is_solved_optimally() {
         let goal = Board::solved(shape).apply(slidedb::Move::Up).unwrap();
         let table = generate(&goal, |_| {}).unwrap();
         let reference = common::reference_bfs(&goal);
-        assert_eq!(reference.len() as u64, shape.states());
+        assert_eq!(reference.len() as u128, shape.states());
         let mut moves = Vec::new();
         for (board, &d) in &reference {
             moves.clear();

@@ -40,10 +40,12 @@ struct Args {
     /// Worker threads, 1 to 256 [default: one per core].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
-    /// Build additive pattern databases instead of a full table, with
-    /// groups of these sizes: 7-8, 6-6-3 or 5-5-5 for 4x4 (the sizes must
-    /// add up to the tiles; any board up to 16 cells).
-    #[arg(long, value_name = "SIZES")]
+    /// Build additive pattern databases instead of a full table (any board
+    /// up to 25 cells): with group sizes adding up to the tiles (7-8, 6-6-3
+    /// or 5-5-5 for 4x4, 6-6-6-6 for 5x5), the groups' tiles (1,2,5,6/3,4,7,8),
+    /// or alone for the size's default (6-6-3 on 4x4, 6-6-6-6 on 5x5,
+    /// elsewhere equal groups of at most 6 tiles).
+    #[arg(long, value_name = "SIZES", num_args = 0..=1, default_missing_value = "default")]
     pdb: Option<String>,
     /// Build within this much memory (like 512M, 16G or 16GiB), by the
     /// two-bit search to a file, resumably; it refuses before it starts
@@ -272,12 +274,18 @@ fn run(args: &Args) -> Result<()> {
         });
     }
     let partition = match &args.pdb {
-        Some(sizes) => Some(Partition::standard(&goal, sizes)?),
+        Some(spec) => Some(Partition::parse(&goal, spec)?),
         None if goal.shape().cells() > slidedb::MAX_TABLE_CELLS => anyhow::bail!(
-            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb (for 4x4: 7-8, 6-6-3 or 5-5-5)",
+            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb (alone for the default {}, or group sizes such as {})",
             slidedb::MAX_TABLE_CELLS,
             goal.shape(),
-            goal.shape().cells()
+            goal.shape().cells(),
+            Partition::default_for(&goal).sizes(),
+            match goal.shape().cells() {
+                16 => "7-8, 6-6-3 or 5-5-5",
+                25 => "6-6-6-6",
+                _ => "6-5 or 5-5-5",
+            }
         ),
         None => None,
     };
@@ -348,7 +356,8 @@ fn run(args: &Args) -> Result<()> {
         );
     }
     let quiet = args.quiet;
-    let progress = steps(quiet, goal.shape().states(), "states, depth");
+    let states = u64::try_from(goal.shape().states()).unwrap_or(u64::MAX);
+    let progress = steps(quiet, states, "states, depth");
     let table = pool.install(|| {
         generate(&goal, |layer| {
             if quiet {
@@ -403,7 +412,7 @@ fn build_to_file(
             )
         });
     let quiet = args.quiet;
-    let states = goal.shape().states();
+    let states = u64::try_from(goal.shape().states()).unwrap_or(u64::MAX);
     let progress = Progress::bar(
         quiet,
         states,

@@ -139,7 +139,7 @@ fn report(event: &Event) {
                 if shape.cells() == 16 {
                     "(seconds and 12 MB; --pdb 7-8 is the strongest: 2 to 4 minutes, 1.6 GB of memory and a 577 MB file)"
                 } else {
-                    "(other group sizes of up to 8 tiles, adding up to the tiles, also work)"
+                    "(other group sizes adding up to the tiles also work)"
                 }
             );
         }
@@ -147,15 +147,10 @@ fn report(event: &Event) {
     }
 }
 
-/// Group sizes to suggest for `shape`'s pattern databases: groups of six
-/// and the rest (6-6-3 on 4x4).
+/// Group sizes to suggest for `shape`'s pattern databases: the library's
+/// default partition (6-6-3 on 4x4, 6-6-6-6 on 5x5).
 pub fn suggested_sizes(shape: Shape) -> String {
-    let tiles = shape.cells() - 1;
-    let mut sizes: Vec<String> = vec!["6".to_string(); tiles / 6];
-    if !tiles.is_multiple_of(6) {
-        sizes.push((tiles % 6).to_string());
-    }
-    sizes.join("-")
+    slidedb::pdb::Partition::default_for(&Board::solved(shape)).sizes()
 }
 
 impl OpenDatabase {

@@ -1,11 +1,15 @@
 //! `slidedb solve`: one output line per board.
 
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args as ClapArgs, ValueEnum};
 use slidedb::records::SolveRecord;
 use slidedb::{Algorithm, Board, Engine, Heuristic, Method, Move, Shape, SolveError};
+
+use slidedb_cli::progress::Progress;
 
 use crate::batch::{self, Query};
 use crate::data::{DataArgs, OpenDatabase};
@@ -95,6 +99,10 @@ pub struct SolveArgs {
     /// other answer takes one.
     #[arg(long, value_enum)]
     heuristic: Option<HeuristicArg>,
+    /// No progress on stderr (on a terminal, a search that runs over a
+    /// second shows its bound, nodes and time).
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// The library's method for an algorithm and heuristic of the command
@@ -124,12 +132,59 @@ pub fn method(algo: Algo, heuristic: Option<HeuristicArg>) -> Result<Method> {
 struct Solve<'a> {
     args: &'a SolveArgs,
     method: Method,
+    /// The spinner of searches that run over [`SHOW_AFTER`] (a terminal
+    /// only, and not `--quiet`).
+    display: Progress,
 }
+
+/// How long a search runs before its progress shows.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
 
 pub fn run(args: &SolveArgs) -> Result<u8> {
     let method = method(args.algo, args.heuristic)?;
     let data = args.data.open(true)?;
-    batch::run(&Solve { args, method }, &args.boards, data)
+    let solve = Solve {
+        args,
+        method,
+        display: Progress::spinner(args.quiet),
+    };
+    let code = batch::run(&solve, &args.boards, data);
+    solve.display.finish();
+    code
+}
+
+impl Solve<'_> {
+    /// Solves `board` by a search, showing its progress once it has run
+    /// for [`SHOW_AFTER`].
+    fn search(
+        &self,
+        engine: &Engine,
+        board: &Board,
+        moves: &mut Vec<Move>,
+    ) -> Result<bool, SolveError> {
+        let display = &self.display;
+        let found = engine.solve_with_progress(board, |stats| {
+            if stats.elapsed >= SHOW_AFTER {
+                let bound = match stats.bound {
+                    0 => String::new(),
+                    b => format!("bound {b}, "),
+                };
+                display.tick(format!(
+                    "searching {board}: {bound}{} nodes expanded, {} s",
+                    slidedb_cli::units::count(stats.expanded),
+                    stats.elapsed.as_secs()
+                ));
+            }
+            ControlFlow::Continue(())
+        })?;
+        match found.moves {
+            Some(m) => {
+                moves.extend_from_slice(&m);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
 }
 
 impl Query for Solve<'_> {
@@ -157,7 +212,11 @@ impl Query for Solve<'_> {
         out: &mut String,
     ) -> Result<bool, SolveError> {
         moves.clear();
-        let solvable = engine.solve_into(board, moves)?;
+        let solvable = if engine.is_lookup() || !self.display.is_drawn() {
+            engine.solve_into(board, moves)?
+        } else {
+            self.search(engine, board, moves)?
+        };
         let found = solvable.then_some(moves.as_slice());
         if self.args.json {
             let record = SolveRecord::new(board, engine.goal(), found, self.args.steps);

@@ -179,33 +179,9 @@ fn draw(shared: &Shared, terminal: bool) {
 fn message(row: &Row, shared: &Shared, elapsed: Duration) -> String {
     let secs = elapsed.as_secs();
     if row.counts {
-        let expanded = count(shared.expanded.load(Relaxed));
+        let expanded = slidedb_cli::units::count(shared.expanded.load(Relaxed));
         format!("{}: {expanded} expanded, {secs} s", row.name)
     } else {
         format!("{}: {secs} s", row.name)
-    }
-}
-
-/// A count in a short form: `812`, `65.5 k`, `12.3 M`, `1.23 G`.
-fn count(n: u64) -> String {
-    let x = n as f64;
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1} k", x / 1e3),
-        1_000_000..1_000_000_000 => format!("{:.1} M", x / 1e6),
-        _ => format!("{:.2} G", x / 1e9),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::count;
-
-    #[test]
-    fn counts_are_short() {
-        assert_eq!(count(812), "812");
-        assert_eq!(count(65_536), "65.5 k");
-        assert_eq!(count(12_345_678), "12.3 M");
-        assert_eq!(count(1_234_567_890), "1.23 G");
     }
 }

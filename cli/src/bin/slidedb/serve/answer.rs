@@ -54,7 +54,7 @@ impl Drop for Abandoned {
 pub async fn answer<T: Send + 'static>(
     state: &Arc<State>,
     engine: Engine,
-    work: impl FnOnce(&Engine, &mut dyn FnMut() -> ControlFlow<()>) -> Result<T, SolveError>
+    work: impl FnOnce(&Engine, &mut (dyn FnMut() -> ControlFlow<()> + Send)) -> Result<T, SolveError>
     + Send
     + 'static,
 ) -> Result<T, ApiError> {

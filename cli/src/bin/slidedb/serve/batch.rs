@@ -195,7 +195,7 @@ fn answer_line(
     kind: Batch,
     board: &Board,
     goal: &Board,
-    watch: impl FnMut(&slidedb::Stats) -> ControlFlow<()>,
+    watch: impl FnMut(&slidedb::Stats) -> ControlFlow<()> + Send,
 ) -> Result<String, SolveError> {
     Ok(match kind {
         Batch::Solve => {
