@@ -344,6 +344,41 @@ impl Partition {
         &self.groups
     }
 
+    /// The partition's name in file names, toward `goal`: its sizes
+    /// (`6-6-3`) when it is the [`standard`](Partition::standard) partition
+    /// of those sizes, else its groups with the tiles named as in the
+    /// canonical goal of `goal`'s class (the goal files are laid out by),
+    /// tiles split by `.` and groups by `_`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::Partition};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// assert_eq!(Partition::standard(&goal, "4-4").unwrap().label(&goal), "4-4");
+    /// let mine = Partition::parse(&goal, "1,2,4,5/3,6,7,8").unwrap();
+    /// assert_eq!(mine.label(&goal), "1.2.4.5_3.6.7.8");
+    /// ```
+    pub fn label(&self, goal: &Board) -> String {
+        let sizes = self.sizes();
+        if Partition::standard(goal, &sizes).as_ref() == Ok(self) {
+            return sizes;
+        }
+        let class = GoalClass::of(goal);
+        let groups: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| {
+                let mut tiles: Vec<u8> = g
+                    .iter()
+                    .map(|&t| class.canonical_tile(t).unwrap_or(t))
+                    .collect();
+                tiles.sort_unstable();
+                let tiles: Vec<String> = tiles.iter().map(u8::to_string).collect();
+                tiles.join(".")
+            })
+            .collect();
+        groups.join("_")
+    }
+
     /// The group sizes joined by `-`, such as `6-6-3`.
     ///
     /// ```

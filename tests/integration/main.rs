@@ -21,6 +21,7 @@ mod iddfs;
 mod layers;
 mod pdb;
 mod request;
+mod shapes;
 mod solve;
 mod symmetry;
 mod table_format;

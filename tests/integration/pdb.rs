@@ -6,7 +6,7 @@ use slidedb::BuiltFor;
 
 use slidedb::pdb::{self, Partition, PatternDb};
 use slidedb::random::{SplitMix64, random_board};
-use slidedb::{Board, FileError, Shape};
+use slidedb::{Board, FileError, Move, Shape};
 
 /// Every 2x4 board, with a 4-3 partition: admissible, and IDA* under it
 /// is optimal on every board.
@@ -41,37 +41,135 @@ fn optimal_on_every_board_toward_a_centre_goal() {
     }
 }
 
-/// A large sample of 3x4 boards against the exact 3x4 table, with a 6-5
-/// partition (the table takes seconds and ~450 MB to build: run with
-/// `cargo test --release -- --ignored`, as CI does).
+/// Large samples of 3x4 and 2x6 boards against their exact tables, with
+/// 6-5 partitions (each table takes seconds and ~450 MB to build: run
+/// with `cargo test --release -- --ignored`, as CI does).
 #[test]
-#[ignore = "builds the 3x4 table: seconds and ~450 MB in release"]
-fn admissible_on_a_large_sample_of_three_by_four_boards() {
-    let shape = Shape::new(3, 4).unwrap();
-    let goal = Board::solved(shape);
-    let table = slidedb::generate(&goal, |_| {}).unwrap();
-    let db = pdb::build(&goal, &Partition::standard(&goal, "6-5").unwrap(), |_| {}).unwrap();
-    let mut rng = SplitMix64::new(34);
-    let (mut sum_h, mut sum_d) = (0u64, 0u64);
-    for _ in 0..200_000 {
-        let board = random_board(&goal, &mut rng);
-        let d = table.distance(&board).unwrap().unwrap();
-        let h = db.estimate(&board).unwrap();
-        assert!(h <= d, "{board:?}: estimate {h} > distance {d}");
-        sum_h += h as u64;
-        sum_d += d as u64;
+#[ignore = "builds the 3x4 and 2x6 tables: seconds and ~450 MB each in release"]
+fn admissible_and_exact_on_large_samples_of_twelve_cell_boards() {
+    for (rows, cols) in [(3, 4), (2, 6)] {
+        let shape = Shape::new(rows, cols).unwrap();
+        let goal = Board::solved(shape);
+        let table = slidedb::generate(&goal, |_| {}).unwrap();
+        let db = pdb::build(&goal, &Partition::standard(&goal, "6-5").unwrap(), |_| {}).unwrap();
+        let mut rng = SplitMix64::new(34);
+        let (mut sum_h, mut sum_d) = (0u64, 0u64);
+        for _ in 0..200_000 {
+            let board = random_board(&goal, &mut rng);
+            let d = table.distance(&board).unwrap().unwrap();
+            let h = db.estimate(&board).unwrap();
+            assert!(h <= d, "{board:?}: estimate {h} > distance {d}");
+            sum_h += h as u64;
+            sum_d += d as u64;
+        }
+        // A useful estimate, not merely an admissible one.
+        assert!(
+            sum_h * 10 > sum_d * 6,
+            "{shape}: mean estimate {sum_h} vs distance {sum_d}"
+        );
+        // What `slidedb verify --algo idastar --heuristic pdb` runs: IDA*
+        // over the databases against the table, on a sample of indices.
+        let picks: Vec<u64> = (0..500).map(|_| rng.below(table.states())).collect();
+        let report = slidedb::verify::check_search_with(&table, picks, |b| db.solve(b));
+        assert_eq!(report.checked, 500, "{shape}");
+        assert_eq!(report.mismatches, [], "{shape}");
     }
-    // A useful estimate, not merely an admissible one.
-    assert!(
-        sum_h * 10 > sum_d * 7,
-        "mean estimate {sum_h} vs distance {sum_d}"
+}
+
+/// A small 5x5 partition (4-4-4-4-4-4, built in a second) answers boards
+/// a few dozen moves from the goal with the length IDA* under linear
+/// conflicts finds (an independent search: no pattern database), toward
+/// the default goal and toward Korf's (blank first, the same class).
+#[test]
+fn five_by_five_boards_are_solved_optimally_with_small_databases() {
+    let shape = Shape::new(5, 5).unwrap();
+    let goal = Board::solved(shape);
+    let partition = Partition::standard(&goal, "4-4-4-4-4-4").unwrap();
+    let db = pdb::build(&goal, &partition, |_| {}).unwrap();
+    let korf = Board::parse(
+        &(0..25).map(|t| t.to_string()).collect::<Vec<_>>().join(" "),
+        None,
+    )
+    .unwrap();
+    let korf_class = slidedb::symmetry::GoalClass::of(&korf);
+    let mut rng = SplitMix64::new(24);
+    let mut lengths = Vec::new();
+    for (target, class) in [(goal, db.class().clone()), (korf, korf_class)] {
+        let reference = slidedb::Solver::new(&target);
+        for _ in 0..4 {
+            // A walk of 40 moves that never undoes the last.
+            let mut board = target;
+            let mut last: Option<Move> = None;
+            let mut steps = 0;
+            while steps < 40 {
+                let mv = Move::ALL[rng.below(4) as usize];
+                if last == Some(mv.inverse()) {
+                    continue;
+                }
+                if let Some(next) = board.apply(mv) {
+                    board = next;
+                    last = Some(mv);
+                    steps += 1;
+                }
+            }
+            let found = db.solve_toward(&class, &board).unwrap().moves.unwrap();
+            assert!(common::leads_to(&board, &found, &target), "{board}");
+            let want = reference
+                .solve(
+                    &board,
+                    slidedb::Algorithm::IdaStar,
+                    slidedb::Heuristic::LinearConflict,
+                )
+                .unwrap()
+                .moves
+                .unwrap();
+            assert_eq!(found.len(), want.len(), "{board} toward {target}");
+            lengths.push(found.len());
+        }
+    }
+    // Boards a few dozen moves away, not a handful.
+    assert!(lengths.iter().all(|&l| l >= 20), "{lengths:?}");
+}
+
+/// The two cheapest of Korf and Felner's 50 24-puzzle instances (#38, 96
+/// moves; #40, 82 moves), solved optimally through the 6-6-6-6 databases
+/// built in memory (about two minutes on two cores and 1.5 GB).
+#[test]
+#[ignore = "builds the 5x5 6-6-6-6 databases: minutes and 1.5 GB in release"]
+fn solves_korf_and_felner_38_and_40_optimally() {
+    let shape = Shape::new(5, 5).unwrap();
+    let text = include_str!("../data/korf50-24.txt");
+    let korf = Board::parse(
+        &(0..25).map(|t| t.to_string()).collect::<Vec<_>>().join(" "),
+        None,
+    )
+    .unwrap();
+    let partition = Partition::standard(&korf, "6-6-6-6").unwrap();
+    // Korf and Felner's groups, as they wrote them for this goal.
+    assert_eq!(
+        partition.groups(),
+        [
+            vec![1, 2, 5, 6, 7, 12],
+            vec![3, 4, 8, 9, 13, 14],
+            vec![10, 11, 15, 16, 20, 21],
+            vec![17, 18, 19, 22, 23, 24]
+        ]
     );
-    // What `slidedb verify --algo idastar --heuristic pdb` runs: IDA* over
-    // the databases against the table, on a sample of indices.
-    let picks: Vec<u64> = (0..500).map(|_| rng.below(table.states())).collect();
-    let report = slidedb::verify::check_search_with(&table, picks, |b| db.solve(b));
-    assert_eq!(report.checked, 500);
-    assert_eq!(report.mismatches, []);
+    let db = pdb::build(&korf, &partition, |_| {}).unwrap();
+    assert!(db.as_bytes().len() as u64 > 4 * 127_512_000);
+    for id in ["38", "40"] {
+        let f: Vec<&str> = text
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|f| f[0] == id)
+            .unwrap();
+        let board = Board::parse(&f[1..26].join(" "), Some(shape)).unwrap();
+        let length: usize = f[26].parse().unwrap();
+        let found = db.solve(&board).unwrap();
+        let moves = found.moves.unwrap();
+        assert_eq!(moves.len(), length, "#{id}");
+        assert!(common::leads_to(&board, &moves, &korf), "#{id}");
+    }
 }
 
 /// The 5-5-5 databases of a 4x4 goal class's canonical goal, built once

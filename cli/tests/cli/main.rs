@@ -43,6 +43,7 @@ mod cluster;
 mod durability;
 mod exe;
 mod goals;
+mod large;
 mod limits;
 mod manual;
 mod output;

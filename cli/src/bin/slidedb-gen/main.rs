@@ -305,7 +305,7 @@ fn run(args: &Args) -> Result<()> {
                 say!("slidedb-gen: created the data folder {}", dir.display());
             }
             dir.join(match &partition {
-                Some(p) => pattern_file_name(&canonical, &p.sizes()),
+                Some(p) => pattern_file_name(&canonical, &p.label(&goal)),
                 None => default_file_name(&canonical),
             })
         }
