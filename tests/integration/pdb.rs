@@ -94,7 +94,7 @@ fn five_by_five_boards_are_solved_optimally_with_small_databases() {
     let korf_class = slidedb::symmetry::GoalClass::of(&korf);
     let mut rng = SplitMix64::new(24);
     let mut lengths = Vec::new();
-    for (target, class) in [(goal, db.class().clone()), (korf, korf_class)] {
+    for (target, class) in [(goal, *db.class()), (korf, korf_class)] {
         let reference = slidedb::Solver::new(&target);
         for _ in 0..4 {
             // A walk of 40 moves that never undoes the last.
