@@ -33,8 +33,8 @@
 #   make -C PEER_DIR -j2 cmd/pdbsearch      # Makefile default CC=clang; a
 #       # gcc -march=native build segfaults in make_index_aux
 #   KORF50_PEER_GENERATE=1 benches/korf50-peer.sh PEER_DIR PDB_DIR
-#       # builds the 8 PDBs (about 1 GB) in PDB_DIR, roughly 10 minutes on
-#       # 2 threads; it runs
+#       # builds the 8 PDBs (1,020,096,000 bytes) in PDB_DIR, about 7 CPU minutes;
+#       # it runs
 #       # pdbsearch -i -j 2 -d PDB_DIR PEER_DIR/catalogues/reinefeld-t.cat
 #
 # Environment: KORF50_FILE (instance file, default tests/data/korf50-24.txt

@@ -315,6 +315,12 @@ pub(crate) struct Adjacency {
 
 impl Adjacency {
     pub(crate) fn new(shape: Shape) -> Adjacency {
+        Adjacency::ordered(shape, Move::ALL)
+    }
+
+    /// The same moves, each cell's in the order of `order` (a permutation
+    /// of [`Move::ALL`]).
+    pub(crate) fn ordered(shape: Shape, order: [Move; 4]) -> Adjacency {
         let mut adjacency = Adjacency {
             steps: [[(Move::Up, 0); 4]; MAX_CELLS],
             len: [0; MAX_CELLS],
@@ -322,7 +328,7 @@ impl Adjacency {
         let (rows, cols) = (shape.rows(), shape.cols());
         for cell in 0..shape.cells() {
             let (r, c) = (cell / cols, cell % cols);
-            for mv in Move::ALL {
+            for mv in order {
                 let target = match mv {
                     Move::Up if r > 0 => cell - cols,
                     Move::Down if r + 1 < rows => cell + cols,

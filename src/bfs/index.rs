@@ -429,21 +429,7 @@ impl<'s, 'a> Odometer<'s, 'a> {
     }
 }
 
-/// Asks the cache for the line of `at`, which is about to be read or
-/// written.
-#[inline(always)]
-pub(crate) fn prefetch<T>(at: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing and cannot fault; the pointer is
-    // valid anyway.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (at as *const T).cast::<i8>(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
-}
+pub(crate) use crate::system::prefetch;
 
 /// Bit 2j set where entry j of a word of entries is 0 (not reached).
 #[inline]

@@ -72,7 +72,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, FileError> {
     }
     let mut total = 0u64;
     for (group, layers) in m.groups.iter().zip(&m.layers) {
-        // At most 16 cells and 8 tiles a group (checked above): no overflow.
+        // At most 25 cells and 8 tiles a group (checked above): no overflow.
         let entries = placement_count(shape.cells(), group.len());
         // One-byte entries: at most 256 values.
         if layers.len() > 256 {

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use crate::board::{Adjacency, Board, MAX_CELLS, Move};
-use crate::rank::placement_rank;
+
 use crate::search::{PROGRESS_EVERY, Stats};
 use crate::symmetry::Symmetry;
 
@@ -167,6 +167,9 @@ pub(super) struct Search<'a> {
     /// Each group's entries and its number of tiles.
     entries: Vec<&'a [u8]>,
     sizes: Vec<usize>,
+    /// Each group's rank weights: digit `i` weighs `(n − i − 1)! / (n − k)!`
+    /// (see [`placement_rank`](crate::rank::placement_rank)), so the digits' products are independent.
+    weights: Vec<[u32; MAX_GROUP_TILES]>,
     /// For each tile, its group ([`NONE`] if none) and its place in it.
     group_of: [u8; MAX_CELLS],
     slot_of: [u8; MAX_CELLS],
@@ -192,8 +195,10 @@ struct Node {
 type Replaced = [u8; MAX_VIEWS];
 
 impl<'a> Search<'a> {
-    /// A search toward `goal` under `groups`: (tiles ascending, entries).
-    pub(super) fn new(goal: &Board, groups: &[(&[u8], &'a [u8])]) -> Search<'a> {
+    /// A search toward `goal` under `groups`: (tiles ascending, entries),
+    /// trying the blank's moves in `order` (a permutation of
+    /// [`Move::ALL`]).
+    pub(super) fn new(goal: &Board, groups: &[(&[u8], &'a [u8])], order: [Move; 4]) -> Search<'a> {
         let shape = goal.shape();
         let n = shape.cells();
         let mut group_of = [NONE; MAX_CELLS];
@@ -226,9 +231,22 @@ impl<'a> Search<'a> {
         Search {
             n,
             goal: *goal,
-            adjacency: Adjacency::new(shape),
+            adjacency: Adjacency::ordered(shape, order),
             entries: groups.iter().map(|(_, e)| *e).collect(),
             sizes: groups.iter().map(|(t, _)| t.len()).collect(),
+            weights: groups
+                .iter()
+                .map(|(t, _)| {
+                    let k = t.len();
+                    let mut weight = [0u32; MAX_GROUP_TILES];
+                    let mut w = 1u64;
+                    for i in (0..k).rev() {
+                        weight[i] = w as u32;
+                        w *= (n - i) as u64;
+                    }
+                    weight
+                })
+                .collect(),
             group_of,
             slot_of,
             views,
@@ -267,7 +285,24 @@ impl<'a> Search<'a> {
 
     #[inline]
     fn lookup(&self, cells: &[u8; MAX_GROUP_TILES], g: usize) -> u8 {
-        self.entries[g][placement_rank(&cells[..self.sizes[g]], self.n) as usize]
+        self.entries[g][self.rank(cells, g)]
+    }
+
+    /// The [`placement_rank`](crate::rank::placement_rank) of group `g`'s `cells`: one copy of the loop
+    /// per group size, unrolled, its products independent.
+    #[inline]
+    fn rank(&self, cells: &[u8; MAX_GROUP_TILES], g: usize) -> usize {
+        let weight = &self.weights[g];
+        match self.sizes[g] {
+            1 => rank_of::<1>(cells, weight),
+            2 => rank_of::<2>(cells, weight),
+            3 => rank_of::<3>(cells, weight),
+            4 => rank_of::<4>(cells, weight),
+            5 => rank_of::<5>(cells, weight),
+            6 => rank_of::<6>(cells, weight),
+            7 => rank_of::<7>(cells, weight),
+            _ => rank_of::<8>(cells, weight),
+        }
     }
 
     #[inline]
@@ -284,6 +319,18 @@ impl<'a> Search<'a> {
     /// replaced, for [`undo`](Search::undo).
     #[inline]
     fn slide(&self, node: &mut Node, target: usize) -> Replaced {
+        let from = node.blank;
+        let mut replaced = self.slide_first(node, target);
+        self.look_up_rest(node, from, &mut replaced);
+        replaced
+    }
+
+    /// Slides the tile in `target` into the blank, updating every view's
+    /// cells but only the first view's value and sum (the others are
+    /// [`look_up_rest`](Search::look_up_rest)'s). Returns the value it
+    /// replaced in the first view.
+    #[inline]
+    fn slide_first(&self, node: &mut Node, target: usize) -> Replaced {
         let mut replaced = [0; MAX_VIEWS];
         let from = node.blank;
         let tile = node.board[target];
@@ -298,19 +345,40 @@ impl<'a> Search<'a> {
             }
             let g = g as usize;
             node.cells[v][g][self.slot_of[named] as usize] = view.cell[from];
+            if v == 0 {
+                let value = self.lookup(&node.cells[0][g], g);
+                replaced[0] = node.value[0][g];
+                node.sum[0] = node.sum[0] + value as u32 - replaced[0] as u32;
+                node.value[0][g] = value;
+            }
+        }
+        replaced
+    }
+
+    /// After [`slide_first`](Search::slide_first) moved a tile into cell
+    /// `moved_to`, the other views' values and sums.
+    #[inline]
+    fn look_up_rest(&self, node: &mut Node, moved_to: usize, replaced: &mut Replaced) {
+        let tile = node.board[moved_to];
+        for (v, view) in self.views.iter().enumerate().skip(1) {
+            let named = view.tile[tile as usize] as usize;
+            let g = self.group_of[named];
+            if g == NONE {
+                continue;
+            }
+            let g = g as usize;
             let value = self.lookup(&node.cells[v][g], g);
             replaced[v] = node.value[v][g];
             node.sum[v] = node.sum[v] + value as u32 - replaced[v] as u32;
             node.value[v][g] = value;
         }
-        replaced
     }
 
-    /// Undoes the slide that moved the blank from `back` (and replaced
-    /// `replaced`): the tile returns, and the values from the copy (no
+    /// Undoes the slide that moved the blank from `back`: the tile
+    /// returns, and the first `views` views' values from `replaced` (no
     /// second lookup).
     #[inline]
-    fn undo(&self, node: &mut Node, back: usize, replaced: &Replaced) {
+    fn undo_views(&self, node: &mut Node, back: usize, replaced: &Replaced, views: usize) {
         let from = node.blank;
         let tile = node.board[back];
         node.board[from] = tile;
@@ -324,10 +392,18 @@ impl<'a> Search<'a> {
             }
             let g = g as usize;
             node.cells[v][g][self.slot_of[named] as usize] = view.cell[from];
-            let value = node.value[v][g];
-            node.sum[v] = node.sum[v] + replaced[v] as u32 - value as u32;
-            node.value[v][g] = replaced[v];
+            if v < views {
+                let value = node.value[v][g];
+                node.sum[v] = node.sum[v] + replaced[v] as u32 - value as u32;
+                node.value[v][g] = replaced[v];
+            }
         }
+    }
+
+    /// Undoes a [`slide`](Search::slide).
+    #[inline]
+    fn undo(&self, node: &mut Node, back: usize, replaced: &Replaced) {
+        self.undo_views(node, back, replaced, MAX_VIEWS);
     }
 
     /// An optimal path from `board` (which can reach the goal) and the
@@ -632,7 +708,18 @@ impl<'a> Search<'a> {
                 continue;
             }
             stats.generated += 1;
-            let replaced = self.slide(node, target);
+            // The first view alone can cut the child off: its f is at least
+            // the first view's sum, and where that is past the bound and no
+            // less than the least f past it so far, the other views'
+            // lookups would change nothing (the same tree, the same next
+            // bound).
+            let mut replaced = self.slide_first(node, target);
+            let first = g + node.sum[0];
+            if first > bound && first >= *next_bound {
+                self.undo_views(node, here, &replaced, 1);
+                continue;
+            }
+            self.look_up_rest(node, here, &mut replaced);
             let f = g + self.estimate(node);
             if f <= bound {
                 path.push(mv);
@@ -647,6 +734,24 @@ impl<'a> Search<'a> {
         }
         false
     }
+}
+
+/// The rank of the placement of `K` tiles in `cells` (see
+/// [`placement_rank`](crate::rank::placement_rank)), with its digits' `weight`s.
+#[inline(always)]
+fn rank_of<const K: usize>(
+    cells: &[u8; MAX_GROUP_TILES],
+    weight: &[u32; MAX_GROUP_TILES],
+) -> usize {
+    let mut used = 0u32;
+    let mut rank = 0usize;
+    for i in 0..K {
+        let c = cells[i] as u32;
+        let digit = c - (used & ((1 << c) - 1)).count_ones();
+        rank += digit as usize * weight[i] as usize;
+        used |= 1 << c;
+    }
+    rank
 }
 
 /// The subtrees of a parallel iteration, and the work of finding them.

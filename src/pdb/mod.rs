@@ -36,7 +36,7 @@ use std::path::Path;
 
 pub use file::ENCODING_BYTE;
 
-use crate::board::{Board, MAX_CELLS, Shape};
+use crate::board::{Board, MAX_CELLS, Move, Shape};
 use crate::format::FileError;
 use crate::rank::{placement_count, placement_rank};
 use crate::search::Stats;
@@ -892,8 +892,22 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
             .enumerate()
             .map(|(g, tiles)| (tiles.as_slice(), self.entries(g)))
             .collect();
+        // The blank's moves in the order up, left, right, down as seen
+        // toward the goal asked for (the cells it can go to in reading
+        // order, as Korf's IDA* tries them): the same tree, node for node,
+        // whichever goal of the class the databases were built for.
+        let order = [Move::Up, Move::Left, Move::Right, Move::Down].map(|asked| {
+            *Move::ALL
+                .iter()
+                .find(|&&m| {
+                    let mut seen = [m];
+                    class.moves_back(&mut seen);
+                    seen[0] == asked
+                })
+                .expect("a symmetry maps the moves one to one")
+        });
         let mut progress: ida::Progress = &mut progress;
-        match ida::Search::new(&goal, &groups).solve(&indexed, &mut progress) {
+        match ida::Search::new(&goal, &groups, order).solve(&indexed, &mut progress) {
             Err(stats) => Err(SolveError::Stopped { stats }),
             Ok(Some((mut moves, stats))) => {
                 class.moves_back(&mut moves);
