@@ -82,7 +82,7 @@ fn main() -> ExitCode {
     )
     .expect("goal");
     let sizes = match Partition::parse(&goal, &args.sizes) {
-        Ok(p) => p.sizes(),
+        Ok(p) => p.label(&goal),
         Err(e) => {
             eprintln!("korf50: {e}");
             return ExitCode::from(2);

@@ -582,7 +582,9 @@ mod tests {
     /// The search's own ranking and unranking agree with `crate::rank`.
     #[test]
     fn select_finds_each_set_bit() {
-        for mask in 0..1u32 << 16 {
+        // Every mask of 16 bits, and a spread of masks of 25 (5x5).
+        let wide = (0..1u32 << 16).map(|m| m.wrapping_mul(0x9E37_79B9) & ((1 << 25) - 1));
+        for mask in (0..1u32 << 16).chain(wide) {
             let mut rest = mask;
             for d in 0..mask.count_ones() {
                 assert_eq!(select(mask, d), rest.trailing_zeros(), "{mask:#x} {d}");
@@ -593,7 +595,14 @@ mod tests {
 
     #[test]
     fn ranks_agree_with_the_rank_module() {
-        for (rows, cols, k) in [(2, 2, 1), (3, 3, 4), (3, 4, 6), (4, 4, 3), (4, 4, 8)] {
+        for (rows, cols, k) in [
+            (2, 2, 1),
+            (3, 3, 4),
+            (3, 4, 6),
+            (4, 4, 3),
+            (4, 4, 8),
+            (5, 5, 6),
+        ] {
             let goal = Board::solved(Shape::new(rows, cols).unwrap());
             let tiles: Vec<u8> = (1..=k as u8).collect();
             let space = Space::new(&goal, &tiles);
@@ -688,6 +697,19 @@ mod tests {
             &board(3, 5, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0"),
             &[2, 7, 12, 13],
         );
+    }
+
+    /// Past 16 cells the regions are found by a flood fill, not a table.
+    #[test]
+    fn matches_the_reference_past_sixteen_cells() {
+        let cells = |n: u8| (1..n).map(|t| t.to_string()).collect::<Vec<_>>().join(" ") + " 0";
+        let five = board(5, 5, &cells(25));
+        check(&five, &[1, 2, 3]);
+        check(&five, &[7, 13, 19]);
+        // A corner walled off by two tiles: regions of one cell.
+        check(&five, &[19, 23]);
+        check(&board(4, 5, &cells(20)), &[1, 6, 12]);
+        check(&board(2, 9, &cells(18)), &[4, 13, 14]);
     }
 
     /// Times one group of the 15-puzzle (the blank last) and prints its

@@ -9,8 +9,8 @@
 //! the order a single thread would search them. A thread that finds the
 //! goal in subtree `i` stops those after `i` and lets those before it
 //! finish, so the moves found are the ones a single thread finds; only
-//! the nodes counted in the last iteration differ, by the work spent past
-//! the find.
+//! the nodes counted in the last iteration differ: the other threads'
+//! work on subtrees after `i`, done beside the search of `i`.
 //!
 //! The estimate is the largest of several admissible sums: the groups'
 //! sum for the board itself, and for each *mirror* of it. A mirror is a
@@ -493,13 +493,9 @@ impl<'a> Search<'a> {
         clock: Instant,
     ) -> Pass {
         // The subtrees: each the targets of its first `depth` slides.
-        let mut cut = Cut::default();
+        let mut cut = Cut::at(0);
         for depth in 1..=(bound as usize).clamp(1, 64) {
-            cut = Cut {
-                depth,
-                next_bound: u32::MAX,
-                ..Cut::default()
-            };
+            cut = Cut::at(depth);
             let mut node = root.clone();
             let mut prefix = Vec::with_capacity(depth);
             if self.cut(&mut node, goal, bound, usize::MAX, &mut prefix, &mut cut) {
@@ -755,7 +751,6 @@ fn rank_of<const K: usize>(
 }
 
 /// The subtrees of a parallel iteration, and the work of finding them.
-#[derive(Default)]
 struct Cut {
     /// Moves from the root to each subtree.
     depth: usize,
@@ -765,4 +760,16 @@ struct Cut {
     next_bound: u32,
     /// The nodes above the cut expanded and generated.
     stats: Stats,
+}
+
+impl Cut {
+    /// No subtrees yet, at `depth` moves from the root.
+    fn at(depth: usize) -> Cut {
+        Cut {
+            depth,
+            subtrees: Vec::new(),
+            next_bound: u32::MAX,
+            stats: Stats::default(),
+        }
+    }
 }

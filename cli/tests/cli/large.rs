@@ -122,12 +122,25 @@ fn five_by_five_is_answered_through_pattern_databases() {
         assert_eq!(code, 0, "{err}");
         assert_eq!(moves.len(), reference.trim().len(), "{board}");
         assert!(moves.len() >= 16, "{board}: {moves}");
-        // The probe's distance is the solve's length; a starred move
-        // leads one closer.
+        // The probe's distance is the solve's length; each move is one
+        // closer (starred, and the first move of the solution among them)
+        // or one farther.
         let (code, out, err) = run(&["probe", "--goal", &goal_text, &board], None, data.path());
         assert_eq!(code, 0, "{err}");
-        assert!(out.starts_with(&format!("{} ", moves.len())), "{out}");
-        assert!(out.contains('*'), "{out}");
+        let mut words = out.split_whitespace();
+        let d: usize = words.next().unwrap().parse().unwrap();
+        assert_eq!(d, moves.len(), "{out}");
+        let mut closer = Vec::new();
+        for word in words {
+            let (letter, rest) = word.split_once(':').unwrap();
+            let star = rest.ends_with('*');
+            let e: usize = rest.trim_end_matches('*').parse().unwrap();
+            assert_eq!(e, if star { d - 1 } else { d + 1 }, "{out}");
+            if star {
+                closer.push(letter.chars().next().unwrap());
+            }
+        }
+        assert!(closer.contains(&moves.chars().next().unwrap()), "{out}");
         // JSON names the board, the goal and the answer.
         let (code, out, err) = run(
             &["solve", "--json", "--goal", &goal_text, &board],

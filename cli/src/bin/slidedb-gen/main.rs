@@ -276,15 +276,15 @@ fn run(args: &Args) -> Result<()> {
     let partition = match &args.pdb {
         Some(spec) => Some(Partition::parse(&goal, spec)?),
         None if goal.shape().cells() > slidedb::MAX_TABLE_CELLS => anyhow::bail!(
-            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb (alone for the default {}, or group sizes such as {})",
+            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb (alone for the default, {}; or other group sizes adding up to the tiles{})",
             slidedb::MAX_TABLE_CELLS,
             goal.shape(),
             goal.shape().cells(),
             Partition::default_for(&goal).sizes(),
-            match goal.shape().cells() {
-                16 => "7-8, 6-6-3 or 5-5-5",
-                25 => "6-6-6-6",
-                _ => "6-5 or 5-5-5",
+            if goal.shape().cells() == 16 {
+                ", such as 7-8 or 5-5-5"
+            } else {
+                ""
             }
         ),
         None => None,
