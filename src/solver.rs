@@ -202,14 +202,12 @@ impl Solver {
     /// assert!(solver.memory_needed(Algorithm::Bfs) > 30_000_000_000);
     /// assert!(solver.memory_needed(Algorithm::IdaStar) < 1 << 20);
     /// ```
-    pub fn memory_needed(&self, algorithm: Algorithm) -> u64 {
+    pub fn memory_needed(&self, algorithm: Algorithm) -> u128 {
         match algorithm {
-            Algorithm::Bfs | Algorithm::Dfs | Algorithm::AStar => self
-                .goal
-                .shape()
-                .table_states()
-                .saturating_mul(STORED_BYTES),
-            Algorithm::IdaStar | Algorithm::Iddfs => MAX_DEPTH as u64 * 64,
+            Algorithm::Bfs | Algorithm::Dfs | Algorithm::AStar => {
+                self.goal.shape().states() * STORED_BYTES as u128
+            }
+            Algorithm::IdaStar | Algorithm::Iddfs => MAX_DEPTH as u128 * 64,
         }
     }
 

@@ -32,13 +32,21 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
 }
 
 /// Bytes in a short human form, in powers of 1000 as file sizes are
-/// written: `312 B`, `1.5 kB`, `3.4 MB`, `10.9 GB`.
-pub fn bytes(n: u64) -> String {
-    match n {
-        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
-        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
-        b if b >= 1_000 => format!("{:.1} kB", b as f64 / 1e3),
-        b => format!("{b} B"),
+/// written: `312 B`, `1.5 kB`, `3.4 MB`, `10.9 GB`, `2.1 TB`, `5.0 PB`,
+/// `1.2 EB` and on in EB.
+pub fn bytes(n: impl Into<u128>) -> String {
+    let n: u128 = n.into();
+    let units = [
+        (1e18, "EB"),
+        (1e15, "PB"),
+        (1e12, "TB"),
+        (1e9, "GB"),
+        (1e6, "MB"),
+        (1e3, "kB"),
+    ];
+    match units.iter().find(|&&(scale, _)| n as f64 >= scale) {
+        Some(&(scale, unit)) => format!("{:.1} {unit}", n as f64 / scale),
+        None => format!("{n} B"),
     }
 }
 
@@ -82,8 +90,14 @@ mod tests {
         for text in ["", "G", "12Q", "-1G", "1e400"] {
             assert!(parse_bytes(text).is_err(), "{text}");
         }
-        assert_eq!(bytes(312), "312 B");
-        assert_eq!(bytes(1536), "1.5 kB");
-        assert_eq!(bytes(10_900_000_000), "10.9 GB");
+        assert_eq!(bytes(312u64), "312 B");
+        assert_eq!(bytes(1536u64), "1.5 kB");
+        assert_eq!(bytes(10_900_000_000u64), "10.9 GB");
+        assert_eq!(bytes(2_100_000_000_000u64), "2.1 TB");
+        // A 5x5 search's every board: past any u64.
+        assert_eq!(
+            bytes(1_240_896_803_466_478_878_720_000_000u128),
+            "1240896803.5 EB"
+        );
     }
 }

@@ -121,7 +121,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     let budget = solver.memory();
     let too_big = |algo: &Algo| {
         algo.search()
-            .is_some_and(|a| solver.memory_needed(a) > budget)
+            .is_some_and(|a| solver.memory_needed(a) > u128::from(budget))
     };
     let algos: Vec<Algo> = match (args.algos.is_empty(), big) {
         (false, _) => {

@@ -258,7 +258,7 @@ fn warn_of_memory(engine: &Engine, budget: u64) {
     };
     let shape = engine.goal().shape();
     let needed = slidedb::Solver::new(engine.goal()).memory_needed(algorithm);
-    if needed > budget {
+    if needed > u128::from(budget) {
         say!(
             "slidedb: {algorithm} can remember all {} boards of {shape} ({}), more than the {} a search may use here (--search-memory): a board that needs more is an error",
             shape.states(),
