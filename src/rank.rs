@@ -216,27 +216,48 @@ impl Indexer {
             *digit = d as u8;
             digit_sum += d as u32;
         }
-        // The second-to-last digit fixes the parity; the last is always 0.
-        digits[m - 2] = ((self.parity_at(blank) as u32 + digit_sum) % 2) as u8;
-        // Digits to tiles: the d-th smallest tile not yet used.
-        let mut free: u32 = ((1u32 << n) - 1) & !1; // tiles 1 ..= m
-        let mut cells = [0u8; MAX_CELLS];
-        let mut next = 0;
-        for (cell, slot) in cells.iter_mut().enumerate().take(n) {
-            if cell == blank {
-                continue;
-            }
-            let mut f = free;
-            for _ in 0..digits[next] {
-                f &= f - 1;
-            }
-            let t = f.trailing_zeros();
-            free &= !(1 << t);
-            *slot = t as u8;
-            next += 1;
-        }
-        Some(Board::from_tiles(self.shape, &cells[..n]).expect("unrank builds a valid board"))
+        Some(board_of_digits(
+            self.shape,
+            self.parity,
+            blank,
+            digits,
+            digit_sum,
+        ))
     }
+}
+
+/// The board of `shape` and `parity` with the blank in `blank` and the
+/// tiles whose Lehmer digits are `digits` but the last two, which add up
+/// to `digit_sum`: the second-to-last digit fixes the parity (the last is
+/// always 0), and digit `d` is the `d`-th smallest tile not yet placed.
+fn board_of_digits(
+    shape: Shape,
+    parity: u8,
+    blank: usize,
+    mut digits: [u8; MAX_CELLS],
+    digit_sum: u32,
+) -> Board {
+    let n = shape.cells();
+    let row = blank / shape.cols();
+    let parity_here = (parity as usize + (shape.cols() - 1) * row) % 2;
+    digits[n - 3] = ((parity_here as u32 + digit_sum) % 2) as u8;
+    let mut free: u32 = ((1u32 << n) - 1) & !1; // tiles 1 ..= n − 1
+    let mut cells = [0u8; MAX_CELLS];
+    let mut next = 0;
+    for (cell, slot) in cells.iter_mut().enumerate().take(n) {
+        if cell == blank {
+            continue;
+        }
+        let mut f = free;
+        for _ in 0..digits[next] {
+            f &= f - 1;
+        }
+        let t = f.trailing_zeros();
+        free &= !(1 << t);
+        *slot = t as u8;
+        next += 1;
+    }
+    Board::from_tiles(shape, &cells[..n]).expect("unrank builds a valid board")
 }
 
 /// The index of `board` among the boards of its shape and
@@ -305,26 +326,7 @@ pub fn board_unrank(shape: Shape, parity: u8, rank: u128) -> Option<Board> {
         half /= radix;
         digit_sum += digits[i] as u32;
     }
-    let row = blank / shape.cols();
-    let parity_here = (parity as usize + (shape.cols() - 1) * row) % 2;
-    digits[m - 2] = ((parity_here as u32 + digit_sum) % 2) as u8;
-    let mut free: u32 = ((1u32 << n) - 1) & !1; // tiles 1 ..= m
-    let mut cells = [0u8; MAX_CELLS];
-    let mut next = 0;
-    for (cell, slot) in cells.iter_mut().enumerate().take(n) {
-        if cell == blank {
-            continue;
-        }
-        let mut f = free;
-        for _ in 0..digits[next] {
-            f &= f - 1;
-        }
-        let t = f.trailing_zeros();
-        free &= !(1 << t);
-        *slot = t as u8;
-        next += 1;
-    }
-    Some(Board::from_tiles(shape, &cells[..n]).expect("unrank builds a valid board"))
+    Some(board_of_digits(shape, parity, blank, digits, digit_sum))
 }
 
 /// The number of ordered placements of `k` distinct tiles in `n` cells:
