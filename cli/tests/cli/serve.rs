@@ -1219,19 +1219,23 @@ fn databases_built_after_the_server_started_are_used() {
     assert!(before.text().contains("3x4"), "{}", before.text());
     let (code, _, stderr) = run_gen(&["--size", "3x4", "--pdb", "6-5"], server.data());
     assert_eq!(code, 0, "{stderr}");
-    // Found at once where the folder's modification time is fine, within
-    // seconds where it is coarse.
+    assert_eq!(answered_once_found(&server, &target)["moves"], "r");
+    server.stop();
+}
+
+/// The answer to `target` once the server finds the databases just written
+/// to its folder: at once where the folder's modification time is fine,
+/// within seconds where it is coarse (10 s at most).
+fn answered_once_found(server: &Server, target: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let after = server.get(&target);
+        let after = server.get(target);
         if after.status == 200 {
-            assert_eq!(after.json()["moves"], "r", "{}", after.text());
-            break;
+            return after.json();
         }
         assert!(Instant::now() < deadline, "{}", after.text());
         thread::sleep(Duration::from_millis(100));
     }
-    server.stop();
 }
 
 /// The server takes the goal and size with each request: `--goal` and
@@ -1576,16 +1580,7 @@ fn five_by_five_boards_are_answered_through_pattern_databases() {
     assert!(before.text().contains("5x5"), "{}", before.text());
     let (code, _, stderr) = run_gen(&["--size", "5x5", "--pdb", "4-4-4-4-4-4"], server.data());
     assert_eq!(code, 0, "{stderr}");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let after = server.get(&target);
-        if after.status == 200 {
-            assert_eq!(after.json()["moves"], "r", "{}", after.text());
-            break;
-        }
-        assert!(Instant::now() < deadline, "{}", after.text());
-        thread::sleep(Duration::from_millis(100));
-    }
+    assert_eq!(answered_once_found(&server, &target)["moves"], "r");
     let korf: Vec<String> = (0..25).map(|t| t.to_string()).collect();
     let korf = korf.join(" ");
     let one_away = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24";
