@@ -1,7 +1,10 @@
 //! IDA* under additive pattern databases, specialised for speed: the
 //! board, each group's tile cells and each group's value are kept in place
 //! and updated by the one tile a move slides, then put back on the way up.
-//! Nothing is allocated per node.
+//! Nothing is allocated per node. A node's children are estimated before
+//! any of them is searched or even moved to: their lookups are
+//! independent, so the memory serves them together, and a child cut off
+//! costs its lookups alone.
 //!
 //! Once an iteration has a million nodes or more, the next ones run on
 //! every thread of the rayon pool: the tree is cut a few moves below the
@@ -155,8 +158,10 @@ enum Pass {
 struct View {
     /// `cell[c]`: where cell `c` goes.
     cell: [u8; MAX_CELLS],
-    /// `tile[t]`: what tile `t` is called.
-    tile: [u8; MAX_CELLS],
+    /// `group[t]`, `slot[t]`: the group of what tile `t` is called in
+    /// this view ([`NONE`] if none) and its place in the group.
+    group: [u8; MAX_CELLS],
+    slot: [u8; MAX_CELLS],
 }
 
 /// The fixed part of a search: the databases and how tiles map to them.
@@ -166,13 +171,11 @@ pub(super) struct Search<'a> {
     adjacency: Adjacency,
     /// Each group's entries and its number of tiles.
     entries: Vec<&'a [u8]>,
-    sizes: Vec<usize>,
+    /// The most tiles a group has.
+    width: usize,
     /// Each group's rank weights: digit `i` weighs `(n − i − 1)! / (n − k)!`
     /// (see [`placement_rank`](crate::rank::placement_rank)), so the digits' products are independent.
     weights: Vec<[u32; MAX_GROUP_TILES]>,
-    /// For each tile, its group ([`NONE`] if none) and its place in it.
-    group_of: [u8; MAX_CELLS],
-    slot_of: [u8; MAX_CELLS],
     views: Vec<View>,
 }
 
@@ -190,9 +193,10 @@ struct Node {
     sum: [u32; MAX_VIEWS],
 }
 
-/// The values a slide replaced, one a view (the moved tile's group's),
-/// to put back when the slide is undone.
-type Replaced = [u8; MAX_VIEWS];
+/// A value for each view: that of the group of the tile a slide moves,
+/// after it (found before the slide) or before it (to put back when the
+/// slide is undone).
+type Values = [u8; MAX_VIEWS];
 
 impl<'a> Search<'a> {
     /// A search toward `goal` under `groups`: (tiles ascending, entries),
@@ -217,12 +221,15 @@ impl<'a> Search<'a> {
             .map(|s| {
                 let mut view = View {
                     cell: [0; MAX_CELLS],
-                    tile: [0; MAX_CELLS],
+                    group: [NONE; MAX_CELLS],
+                    slot: [0; MAX_CELLS],
                 };
                 for c in 0..n {
                     let to = s.cell(c);
                     view.cell[c] = to as u8;
-                    view.tile[goal.tile(c) as usize] = goal.tile(to);
+                    let (tile, named) = (goal.tile(c) as usize, goal.tile(to) as usize);
+                    view.group[tile] = group_of[named];
+                    view.slot[tile] = slot_of[named];
                 }
                 view
             })
@@ -233,7 +240,7 @@ impl<'a> Search<'a> {
             goal: *goal,
             adjacency: Adjacency::ordered(shape, order),
             entries: groups.iter().map(|(_, e)| *e).collect(),
-            sizes: groups.iter().map(|(t, _)| t.len()).collect(),
+            width: groups.iter().map(|(t, _)| t.len()).max().unwrap_or(0),
             weights: groups
                 .iter()
                 .map(|(t, _)| {
@@ -247,8 +254,6 @@ impl<'a> Search<'a> {
                     weight
                 })
                 .collect(),
-            group_of,
-            slot_of,
             views,
         }
     }
@@ -266,16 +271,15 @@ impl<'a> Search<'a> {
             let t = board.tile(c);
             node.board[c] = t;
             for (v, view) in self.views.iter().enumerate() {
-                let named = view.tile[t as usize] as usize;
-                let g = self.group_of[named];
+                let g = view.group[t as usize];
                 if g != NONE {
-                    node.cells[v][g as usize][self.slot_of[named] as usize] = view.cell[c];
+                    node.cells[v][g as usize][view.slot[t as usize] as usize] = view.cell[c];
                 }
             }
         }
         for v in 0..self.views.len() {
             for g in 0..self.entries.len() {
-                let value = self.lookup(&node.cells[v][g], g);
+                let value = self.lookup::<MAX_GROUP_TILES>(&node.cells[v][g], g);
                 node.value[v][g] = value;
                 node.sum[v] += value as u32;
             }
@@ -283,26 +287,12 @@ impl<'a> Search<'a> {
         node
     }
 
-    #[inline]
-    fn lookup(&self, cells: &[u8; MAX_GROUP_TILES], g: usize) -> u8 {
-        self.entries[g][self.rank(cells, g)]
-    }
-
-    /// The [`placement_rank`](crate::rank::placement_rank) of group `g`'s `cells`: one copy of the loop
-    /// per group size, unrolled, its products independent.
-    #[inline]
-    fn rank(&self, cells: &[u8; MAX_GROUP_TILES], g: usize) -> usize {
-        let weight = &self.weights[g];
-        match self.sizes[g] {
-            1 => rank_of::<1>(cells, weight),
-            2 => rank_of::<2>(cells, weight),
-            3 => rank_of::<3>(cells, weight),
-            4 => rank_of::<4>(cells, weight),
-            5 => rank_of::<5>(cells, weight),
-            6 => rank_of::<6>(cells, weight),
-            7 => rank_of::<7>(cells, weight),
-            _ => rank_of::<8>(cells, weight),
-        }
+    /// Group `g`'s entry for its tiles in `cells`, ranked over the first
+    /// `K` slots: `K` is at least the group's size (the slots past it are
+    /// 0, as are their weights, so they add nothing).
+    #[inline(always)]
+    fn lookup<const K: usize>(&self, cells: &[u8; MAX_GROUP_TILES], g: usize) -> u8 {
+        self.entries[g][rank_of::<K>(cells, &self.weights[g])]
     }
 
     #[inline]
@@ -314,23 +304,30 @@ impl<'a> Search<'a> {
             .unwrap_or(0)
     }
 
-    /// Slides the tile in `target` into the blank, updating every view:
-    /// its cells, its group's value and the sums. Returns the values it
-    /// replaced, for [`undo`](Search::undo).
-    #[inline]
-    fn slide(&self, node: &mut Node, target: usize) -> Replaced {
-        let from = node.blank;
-        let mut replaced = self.slide_first(node, target);
-        self.look_up_rest(node, from, &mut replaced);
-        replaced
+    /// View `v`'s estimate of the board after the tile in `target` slides
+    /// into the blank, and the value its group takes (0 if no group has
+    /// the tile: nothing changes).
+    #[inline(always)]
+    fn child_sum<const K: usize>(&self, node: &Node, v: usize, target: usize) -> (u32, u8) {
+        let view = &self.views[v];
+        let tile = node.board[target] as usize;
+        let g = view.group[tile];
+        if g == NONE {
+            return (node.sum[v], 0);
+        }
+        let g = g as usize;
+        let mut cells = node.cells[v][g];
+        cells[view.slot[tile] as usize] = view.cell[node.blank];
+        let value = self.lookup::<K>(&cells, g);
+        (node.sum[v] - node.value[v][g] as u32 + value as u32, value)
     }
 
-    /// Slides the tile in `target` into the blank, updating every view's
-    /// cells but only the first view's value and sum (the others are
-    /// [`look_up_rest`](Search::look_up_rest)'s). Returns the value it
-    /// replaced in the first view.
-    #[inline]
-    fn slide_first(&self, node: &mut Node, target: usize) -> Replaced {
+    /// Slides the tile in `target` into the blank, updating every view:
+    /// its cells, its group's value (to `values[v]`, found beforehand by
+    /// [`child_sum`](Search::child_sum)) and the sums. Returns the values
+    /// it replaced, for [`undo`](Search::undo).
+    #[inline(always)]
+    fn apply(&self, node: &mut Node, target: usize, values: &Values) -> Values {
         let mut replaced = [0; MAX_VIEWS];
         let from = node.blank;
         let tile = node.board[target];
@@ -338,72 +335,48 @@ impl<'a> Search<'a> {
         node.board[target] = 0;
         node.blank = target;
         for (v, view) in self.views.iter().enumerate() {
-            let named = view.tile[tile as usize] as usize;
-            let g = self.group_of[named];
+            let g = view.group[tile as usize];
             if g == NONE {
                 continue;
             }
             let g = g as usize;
-            node.cells[v][g][self.slot_of[named] as usize] = view.cell[from];
-            if v == 0 {
-                let value = self.lookup(&node.cells[0][g], g);
-                replaced[0] = node.value[0][g];
-                node.sum[0] = node.sum[0] + value as u32 - replaced[0] as u32;
-                node.value[0][g] = value;
-            }
+            node.cells[v][g][view.slot[tile as usize] as usize] = view.cell[from];
+            replaced[v] = node.value[v][g];
+            node.sum[v] = node.sum[v] + values[v] as u32 - replaced[v] as u32;
+            node.value[v][g] = values[v];
         }
         replaced
     }
 
-    /// After [`slide_first`](Search::slide_first) moved a tile into cell
-    /// `moved_to`, the other views' values and sums.
-    #[inline]
-    fn look_up_rest(&self, node: &mut Node, moved_to: usize, replaced: &mut Replaced) {
-        let tile = node.board[moved_to];
-        for (v, view) in self.views.iter().enumerate().skip(1) {
-            let named = view.tile[tile as usize] as usize;
-            let g = self.group_of[named];
-            if g == NONE {
-                continue;
-            }
-            let g = g as usize;
-            let value = self.lookup(&node.cells[v][g], g);
-            replaced[v] = node.value[v][g];
-            node.sum[v] = node.sum[v] + value as u32 - replaced[v] as u32;
-            node.value[v][g] = value;
+    /// Slides the tile in `target` into the blank, looking up every view.
+    fn slide(&self, node: &mut Node, target: usize) -> Values {
+        let mut values = [0; MAX_VIEWS];
+        for (v, value) in values.iter_mut().enumerate().take(self.views.len()) {
+            *value = self.child_sum::<MAX_GROUP_TILES>(node, v, target).1;
         }
+        self.apply(node, target, &values)
     }
 
     /// Undoes the slide that moved the blank from `back`: the tile
-    /// returns, and the first `views` views' values from `replaced` (no
-    /// second lookup).
-    #[inline]
-    fn undo_views(&self, node: &mut Node, back: usize, replaced: &Replaced, views: usize) {
+    /// returns, and every view's value from `replaced`.
+    #[inline(always)]
+    fn undo(&self, node: &mut Node, back: usize, replaced: &Values) {
         let from = node.blank;
         let tile = node.board[back];
         node.board[from] = tile;
         node.board[back] = 0;
         node.blank = back;
         for (v, view) in self.views.iter().enumerate() {
-            let named = view.tile[tile as usize] as usize;
-            let g = self.group_of[named];
+            let g = view.group[tile as usize];
             if g == NONE {
                 continue;
             }
             let g = g as usize;
-            node.cells[v][g][self.slot_of[named] as usize] = view.cell[from];
-            if v < views {
-                let value = node.value[v][g];
-                node.sum[v] = node.sum[v] + replaced[v] as u32 - value as u32;
-                node.value[v][g] = replaced[v];
-            }
+            node.cells[v][g][view.slot[tile as usize] as usize] = view.cell[from];
+            let value = node.value[v][g];
+            node.sum[v] = node.sum[v] + replaced[v] as u32 - value as u32;
+            node.value[v][g] = replaced[v];
         }
-    }
-
-    /// Undoes a [`slide`](Search::slide).
-    #[inline]
-    fn undo(&self, node: &mut Node, back: usize, replaced: &Replaced) {
-        self.undo_views(node, back, replaced, MAX_VIEWS);
     }
 
     /// An optimal path from `board` (which can reach the goal) and the
@@ -446,7 +419,7 @@ impl<'a> Search<'a> {
                     clock,
                     stopped: false,
                 };
-                let found = self.bounded(
+                let found = self.pass(
                     &mut node,
                     &goal,
                     bound,
@@ -562,7 +535,7 @@ impl<'a> Search<'a> {
                         }
                         watch.subtree = i;
                         watch.stopped = false;
-                        let ended = self.bounded(
+                        let ended = self.pass(
                             &mut node,
                             goal,
                             bound,
@@ -676,7 +649,7 @@ impl<'a> Search<'a> {
     /// estimate is within `bound`), never undoing the last move. True when
     /// it found the goal or `watch` said to stop.
     #[allow(clippy::too_many_arguments)]
-    fn bounded(
+    fn pass<W: Watch>(
         &self,
         node: &mut Node,
         goal: &[u8; MAX_CELLS],
@@ -685,7 +658,35 @@ impl<'a> Search<'a> {
         path: &mut Vec<Move>,
         next_bound: &mut u32,
         stats: &mut Stats,
-        watch: &mut impl Watch,
+        watch: &mut W,
+    ) -> bool {
+        // One copy of the pass per rank width: the ranks unrolled, with no
+        // branch on a group's size.
+        let pass = match self.width {
+            0..=4 => Self::bounded::<4, W>,
+            5 => Self::bounded::<5, W>,
+            6 => Self::bounded::<6, W>,
+            7 => Self::bounded::<7, W>,
+            _ => Self::bounded::<MAX_GROUP_TILES, W>,
+        };
+        pass(
+            self, node, goal, bound, previous, path, next_bound, stats, watch,
+        )
+    }
+
+    /// [`pass`](Search::pass) with ranks over `K` slots, at least the
+    /// largest group's size.
+    #[allow(clippy::too_many_arguments)]
+    fn bounded<const K: usize, W: Watch>(
+        &self,
+        node: &mut Node,
+        goal: &[u8; MAX_CELLS],
+        bound: u32,
+        previous: usize,
+        path: &mut Vec<Move>,
+        next_bound: &mut u32,
+        stats: &mut Stats,
+        watch: &mut W,
     ) -> bool {
         let h = self.estimate(node);
         if h == 0 && node.board == *goal {
@@ -698,35 +699,51 @@ impl<'a> Search<'a> {
         stats.peak_open = stats.peak_open.max(path.len() as u64 + 1);
         let g = path.len() as u32 + 1;
         let here = node.blank;
-        for &(mv, target) in self.adjacency.from(here) {
+        let moves = self.adjacency.from(here);
+        // Every child's estimate before any is searched, so that the
+        // memory serves their lookups together: first the first view's;
+        // then the other views' for each child the first view does not
+        // cut off, that is, whose first sum is within the bound or below
+        // the least f past it so far. (That least f only falls while the
+        // children are searched, so a child cut off now stays cut off;
+        // one that is cut off later was looked up for nothing, and the
+        // tree, its counts and the next bound are the same either way.)
+        let mut values = [[0u8; MAX_VIEWS]; 4];
+        let mut f = [0u32; 4];
+        for (i, &(_, target)) in moves.iter().enumerate() {
+            if target as usize != previous {
+                let (sum, value) = self.child_sum::<K>(node, 0, target as usize);
+                values[i][0] = value;
+                f[i] = g + sum;
+            }
+        }
+        for (i, &(_, target)) in moves.iter().enumerate() {
+            if target as usize != previous && (f[i] <= bound || f[i] < *next_bound) {
+                let views = self.views.len();
+                for (v, value) in values[i].iter_mut().enumerate().take(views).skip(1) {
+                    let (sum, looked_up) = self.child_sum::<K>(node, v, target as usize);
+                    *value = looked_up;
+                    f[i] = f[i].max(g + sum);
+                }
+            }
+        }
+        for (i, &(mv, target)) in moves.iter().enumerate() {
             let target = target as usize;
             if target == previous {
                 continue;
             }
             stats.generated += 1;
-            // The first view alone can cut the child off: its f is at least
-            // the first view's sum, and where that is past the bound and no
-            // less than the least f past it so far, the other views'
-            // lookups would change nothing (the same tree, the same next
-            // bound).
-            let mut replaced = self.slide_first(node, target);
-            let first = g + node.sum[0];
-            if first > bound && first >= *next_bound {
-                self.undo_views(node, here, &replaced, 1);
-                continue;
-            }
-            self.look_up_rest(node, here, &mut replaced);
-            let f = g + self.estimate(node);
-            if f <= bound {
+            if f[i] <= bound {
+                let replaced = self.apply(node, target, &values[i]);
                 path.push(mv);
-                if self.bounded(node, goal, bound, here, path, next_bound, stats, watch) {
+                if self.bounded::<K, W>(node, goal, bound, here, path, next_bound, stats, watch) {
                     return true;
                 }
                 path.pop();
-            } else if f < *next_bound {
-                *next_bound = f;
+                self.undo(node, here, &replaced);
+            } else if f[i] < *next_bound {
+                *next_bound = f[i];
             }
-            self.undo(node, here, &replaced);
         }
         false
     }
