@@ -216,7 +216,7 @@ impl<'a> Search<'a> {
         // The board's symmetries that keep the goal's blank in place: the
         // identity, and the mirrors (at most the eight symmetries there
         // are, so within MAX_VIEWS; their order is immaterial to a max).
-        let views: Vec<View> = Symmetry::all(shape)
+        let mut views: Vec<View> = Symmetry::all(shape)
             .filter(|s| s.to() == shape && s.cell(goal.blank()) == goal.blank())
             .map(|s| {
                 let mut view = View {
@@ -234,7 +234,11 @@ impl<'a> Search<'a> {
                 view
             })
             .collect();
-        debug_assert!((1..=MAX_VIEWS).contains(&views.len()));
+        // They form a group, so they number 1, 2, 4 or 8: the counts the
+        // search has a copy for. (Were it another, a repeated view would
+        // round it up and change no maximum.)
+        debug_assert!(matches!(views.len(), 1 | 2 | 4 | 8));
+        views.resize(views.len().next_power_of_two(), views[0]);
         Search {
             n,
             goal: *goal,
@@ -327,14 +331,14 @@ impl<'a> Search<'a> {
     /// [`child_sum`](Search::child_sum)) and the sums. Returns the values
     /// it replaced, for [`undo`](Search::undo).
     #[inline(always)]
-    fn apply(&self, node: &mut Node, target: usize, values: &Values) -> Values {
+    fn apply(&self, node: &mut Node, target: usize, values: &Values, views: usize) -> Values {
         let mut replaced = [0; MAX_VIEWS];
         let from = node.blank;
         let tile = node.board[target];
         node.board[from] = tile;
         node.board[target] = 0;
         node.blank = target;
-        for (v, view) in self.views.iter().enumerate() {
+        for (v, view) in self.views[..views].iter().enumerate() {
             let g = view.group[tile as usize];
             if g == NONE {
                 continue;
@@ -354,19 +358,19 @@ impl<'a> Search<'a> {
         for (v, value) in values.iter_mut().enumerate().take(self.views.len()) {
             *value = self.child_sum::<MAX_GROUP_TILES>(node, v, target).1;
         }
-        self.apply(node, target, &values)
+        self.apply(node, target, &values, self.views.len())
     }
 
     /// Undoes the slide that moved the blank from `back`: the tile
     /// returns, and every view's value from `replaced`.
     #[inline(always)]
-    fn undo(&self, node: &mut Node, back: usize, replaced: &Values) {
+    fn undo(&self, node: &mut Node, back: usize, replaced: &Values, views: usize) {
         let from = node.blank;
         let tile = node.board[back];
         node.board[from] = tile;
         node.board[back] = 0;
         node.blank = back;
-        for (v, view) in self.views.iter().enumerate() {
+        for (v, view) in self.views[..views].iter().enumerate() {
             let g = view.group[tile as usize];
             if g == NONE {
                 continue;
@@ -640,7 +644,7 @@ impl<'a> Search<'a> {
             } else if f < cut.next_bound {
                 cut.next_bound = f;
             }
-            self.undo(node, here, &replaced);
+            self.undo(node, here, &replaced, self.views.len());
         }
         false
     }
@@ -660,14 +664,25 @@ impl<'a> Search<'a> {
         stats: &mut Stats,
         watch: &mut W,
     ) -> bool {
-        // One copy of the pass per rank width: the ranks unrolled, with no
-        // branch on a group's size.
+        // One copy of the pass per rank width and number of views: the
+        // ranks and the loops over the views unrolled, with no branch on a
+        // group's size.
+        macro_rules! by_views {
+            ($k:expr) => {
+                match self.views.len() {
+                    1 => Self::bounded::<$k, 1, W>,
+                    2 => Self::bounded::<$k, 2, W>,
+                    4 => Self::bounded::<$k, 4, W>,
+                    _ => Self::bounded::<$k, 8, W>,
+                }
+            };
+        }
         let pass = match self.width {
-            0..=4 => Self::bounded::<4, W>,
-            5 => Self::bounded::<5, W>,
-            6 => Self::bounded::<6, W>,
-            7 => Self::bounded::<7, W>,
-            _ => Self::bounded::<MAX_GROUP_TILES, W>,
+            0..=4 => by_views!(4),
+            5 => by_views!(5),
+            6 => by_views!(6),
+            7 => by_views!(7),
+            _ => by_views!(MAX_GROUP_TILES),
         };
         pass(
             self, node, goal, bound, previous, path, next_bound, stats, watch,
@@ -677,7 +692,7 @@ impl<'a> Search<'a> {
     /// [`pass`](Search::pass) with ranks over `K` slots, at least the
     /// largest group's size.
     #[allow(clippy::too_many_arguments)]
-    fn bounded<const K: usize, W: Watch>(
+    fn bounded<const K: usize, const V: usize, W: Watch>(
         &self,
         node: &mut Node,
         goal: &[u8; MAX_CELLS],
@@ -688,7 +703,7 @@ impl<'a> Search<'a> {
         stats: &mut Stats,
         watch: &mut W,
     ) -> bool {
-        let h = self.estimate(node);
+        let h = node.sum[..V].iter().copied().max().unwrap_or(0);
         if h == 0 && node.board == *goal {
             return true;
         }
@@ -719,8 +734,7 @@ impl<'a> Search<'a> {
         }
         for (i, &(_, target)) in moves.iter().enumerate() {
             if target as usize != previous && (f[i] <= bound || f[i] < *next_bound) {
-                let views = self.views.len();
-                for (v, value) in values[i].iter_mut().enumerate().take(views).skip(1) {
+                for (v, value) in values[i].iter_mut().enumerate().take(V).skip(1) {
                     let (sum, looked_up) = self.child_sum::<K>(node, v, target as usize);
                     *value = looked_up;
                     f[i] = f[i].max(g + sum);
@@ -734,13 +748,14 @@ impl<'a> Search<'a> {
             }
             stats.generated += 1;
             if f[i] <= bound {
-                let replaced = self.apply(node, target, &values[i]);
+                let replaced = self.apply(node, target, &values[i], V);
                 path.push(mv);
-                if self.bounded::<K, W>(node, goal, bound, here, path, next_bound, stats, watch) {
+                if self.bounded::<K, V, W>(node, goal, bound, here, path, next_bound, stats, watch)
+                {
                     return true;
                 }
                 path.pop();
-                self.undo(node, here, &replaced);
+                self.undo(node, here, &replaced, V);
             } else if f[i] < *next_bound {
                 *next_bound = f[i];
             }
