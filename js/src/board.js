@@ -508,15 +508,33 @@ export function parity(board) {
  * @returns {boolean}
  */
 export function isSolvable(board, goal) {
-  let g, b;
+  let g;
+  let b;
   if (goal instanceof Board || !(board instanceof Board)) {
     g = parseBoard(goal);
-    b = board instanceof Board ? board : parseWithShape(board, g);
+    b = parseOther(board, g);
   } else {
     b = board;
-    g = parseWithShape(goal, b);
+    g = parseOther(goal, b);
   }
   return b.rows === g.rows && b.cols === g.cols && cellsParity(b.cells, b.cols) === cellsParity(g.cells, g.cols);
+}
+
+/**
+ * `input` read with `other`'s size, or with its own if it has another
+ * count of cells (a board or goal of another size, which the caller then
+ * refuses by its shape).
+ * @param {Board | string | ArrayLike<number>} input
+ * @param {{rows: number, cols: number}} other
+ * @returns {Board}
+ */
+export function parseOther(input, other) {
+  try {
+    return parseWithShape(input, other);
+  } catch (e) {
+    if (e instanceof BoardError && e.code === "WrongCellCount") return parseBoard(input);
+    throw e;
+  }
 }
 
 /**

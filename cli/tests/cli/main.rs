@@ -47,6 +47,7 @@ mod large;
 mod limits;
 mod manual;
 mod output;
+mod page;
 mod queries;
 mod serve;
 mod verify;

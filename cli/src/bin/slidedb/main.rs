@@ -21,6 +21,7 @@ mod count;
 mod data;
 mod distance;
 mod layer;
+mod page;
 mod probe;
 mod random;
 mod serve;
@@ -79,6 +80,11 @@ enum Command {
     /// to play any puzzle with exact hints at / (on 127.0.0.1:8080 unless
     /// --listen names another address).
     Serve(serve::ServeArgs),
+    /// Write the page to play puzzles with exact hints as a static site
+    /// (--out DIR): the page, the JavaScript package and the tables and
+    /// 4x4 pattern databases it answers from, all in the browser, with no
+    /// server.
+    Page(page::PageArgs),
     /// Describe a table: size, goal, states, distances, hardest states.
     Stats(stats::StatsArgs),
     /// Run every algorithm on one board: moves, optimality, work, memory
@@ -115,6 +121,7 @@ fn main() -> ExitCode {
         Command::Random(args) => random::run(args),
         Command::Layer(args) => layer::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Page(args) => page::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Verify(args) => verify::run(args),

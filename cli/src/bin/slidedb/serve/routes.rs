@@ -48,6 +48,7 @@ pub fn router(state: Arc<State>, log: LogLevel) -> Router {
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/", get(page::index))
         .route("/app.js", get(page::script))
+        .route("/backend.js", get(page::backend))
         .route("/style.css", get(page::style))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API route") })
         .method_not_allowed_fallback(|| async {

@@ -1,6 +1,9 @@
-// slidedb's page: play any board the server answers, with exact hints.
-// Every distance shown comes from the API (/api/v1/probe, solve, random,
-// stats); the page keeps only the board, the moves made and an undo stack.
+// slidedb's page: play any board, with exact hints. Every distance shown
+// comes from the backend loaded before this script (backend.js): the
+// server's JSON API under `slidedb serve`, or the slidedb package in the
+// page itself on the static site `slidedb page` writes. Both answer the
+// same questions (sizes, probe, solve, random, stats) in the same JSON
+// shapes; the page keeps only the board, the moves made and an undo stack.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -22,21 +25,10 @@ function parseSize(size) {
 const cells = (text) => text.split(" ").map(Number);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function api(path, params, signal) {
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params || {})) {
-    if (v !== undefined && v !== null && v !== "") query.set(k, v);
-  }
-  const response = await fetch(`/api/v1/${path}?${query}`, { signal });
-  const text = await response.text();
-  let body;
-  try { body = JSON.parse(text.split("\n")[0]); } catch { body = { error: text }; }
-  if (!response.ok) {
-    const error = new Error(body.error || response.statusText);
-    error.status = response.status;
-    throw error;
-  }
-  return body;
+// The backend's answer to a question: the JSON of /api/v1/PATH, or an
+// Error with the message (and the HTTP status) the server would give.
+function api(path, params, signal) {
+  return globalThis.slidedbAsk(path, params || {}, signal);
 }
 
 // The server words its refusals as the library does ("give the size");

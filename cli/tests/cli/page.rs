@@ -1,0 +1,85 @@
+//! `slidedb page --out DIR`: the static site, its files and what they
+//! hold. (Played in Chromium with no server by `tests/e2e/offline.mjs`.)
+
+use crate::exe;
+
+use serde_json::Value;
+use slidedb::pdb::PatternDb;
+use slidedb::{Board, BuiltFor, Shape, Table};
+
+#[test]
+fn page_writes_a_site_that_needs_no_server() {
+    let data = exe::tempdir();
+    let out = exe::tempdir();
+    let site = out.path().join("site");
+    let (code, stdout, stderr) =
+        exe::run(&["page", "--out", exe::path_str(&site)], None, data.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "", "the report goes to stderr");
+    assert!(stderr.contains("wrote the page"), "{stderr}");
+    // The page, its script and backend, the worker and the package.
+    for file in [
+        "index.html",
+        "app.js",
+        "backend.js",
+        "worker.js",
+        "style.css",
+        "slidedb/index.js",
+    ] {
+        assert!(site.join(file).is_file(), "{file} missing");
+    }
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.contains("no server") && !index.contains("{{about}}"),
+        "{index}"
+    );
+    assert!(
+        !index.contains("src=\"/"),
+        "paths are relative, for any static host"
+    );
+    let backend = std::fs::read_to_string(site.join("backend.js")).unwrap();
+    assert!(
+        backend.contains("./slidedb/index.js") && backend.contains("new Worker"),
+        "the backend is the package's, in the page"
+    );
+    // Every size the site lists has its files, and they answer toward the
+    // size's default goal.
+    let listed: Value =
+        serde_json::from_slice(&std::fs::read(site.join("data/site.json")).unwrap()).unwrap();
+    let sizes: Vec<&str> = listed["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["size"].as_str().unwrap())
+        .collect();
+    assert_eq!(sizes, ["3x3", "2x3", "3x2", "2x4", "4x2", "4x4"]);
+    for entry in listed["sizes"].as_array().unwrap() {
+        let shape: Shape = entry["size"].as_str().unwrap().parse().unwrap();
+        let goal = Board::parse(entry["goal"].as_str().unwrap(), Some(shape)).unwrap();
+        if entry["exact"] == "table" {
+            let bytes = std::fs::read(site.join(entry["file"].as_str().unwrap())).unwrap();
+            let table = Table::new(bytes).unwrap();
+            table.verify().unwrap();
+            assert!(table.serves(&goal), "{entry}");
+        } else {
+            assert_eq!(entry["exact"], "patterns");
+            let files = entry["files"].as_array().unwrap();
+            assert_eq!(files.len(), 1);
+            let bytes = std::fs::read(site.join(files[0].as_str().unwrap())).unwrap();
+            let db = PatternDb::new(bytes).unwrap();
+            db.verify().unwrap();
+            assert!(db.serves(&goal));
+            assert_eq!(db.partition().sizes(), "5-5-5");
+        }
+    }
+    // The databases built for the page are kept in the data folder: a
+    // second site takes them from there.
+    let again = out.path().join("again");
+    let (code, _, stderr) = exe::run(&["page", "--out", exe::path_str(&again)], None, data.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("building"), "{stderr}");
+    assert_eq!(
+        std::fs::read(site.join("data/site.json")).unwrap(),
+        std::fs::read(again.join("data/site.json")).unwrap()
+    );
+}

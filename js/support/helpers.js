@@ -1,0 +1,196 @@
+// Shared by the tests: the Rust binaries (built once if missing), a data
+// folder of this test file's own under the system's temporary folder,
+// tables and pattern databases built there once per run, and the command
+// line run once over a whole batch of boards.
+
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The package's folder (js/). */
+export const JS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The Rust project's folder. */
+export const REPO_DIR = path.resolve(JS_DIR, "..");
+
+/** The folder of the `slidedb` and `slidedb-gen` binaries. */
+export function binDir() {
+  return process.env.SLIDEDB_BIN_DIR
+    ? path.resolve(process.env.SLIDEDB_BIN_DIR)
+    : path.join(REPO_DIR, "target", "release");
+}
+
+let checked = false;
+
+/** The path of a binary, building the binaries once if they are missing. */
+export function bin(name) {
+  const dir = binDir();
+  const file = path.join(dir, name);
+  if (!checked) {
+    const missing = ["slidedb", "slidedb-gen"].some((b) => !fs.existsSync(path.join(dir, b)));
+    if (missing) {
+      if (process.env.SLIDEDB_BIN_DIR) throw new Error(`no ${name} in SLIDEDB_BIN_DIR ${dir}`);
+      const built = spawnSync("cargo", ["build", "--release", "--bins"], { cwd: REPO_DIR, stdio: "inherit" });
+      if (built.status !== 0) throw new Error("cargo build --release --bins failed");
+    }
+    checked = true;
+  }
+  return file;
+}
+
+/**
+ * A data folder of this test file's own under the system's temporary
+ * folder, removed when the process exits.
+ */
+export function dataDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slidedb-js-test-"));
+  process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const built = new Map();
+
+function slug(text) {
+  return text.trim().split(/[\s,/]+/).join("-");
+}
+
+/**
+ * Builds (once per run) a full table of `size` toward `goal` (the default
+ * goal when none) with `slidedb-gen --size S [--goal G] --out FILE`, and
+ * returns the file's path.
+ */
+export function buildTable(dir, size, goal) {
+  const file = path.join(dir, `${size}${goal ? "-" + slug(goal) : ""}.slidedb`);
+  if (!built.has(file)) {
+    const args = ["--size", size, "--out", file, "--quiet"];
+    if (goal) args.push("--goal", goal);
+    const run = spawnSync(bin("slidedb-gen"), args, { encoding: "utf8", env: cliEnv(dir) });
+    if (run.status !== 0) throw new Error(`slidedb-gen ${args.join(" ")} failed: ${run.stderr}`);
+    built.set(file, true);
+  }
+  return file;
+}
+
+/** Builds (once per run) pattern databases with `slidedb-gen --size S --pdb SIZES`. */
+export function buildPatterns(dir, size, sizes, goal) {
+  const file = path.join(dir, `${size}${goal ? "-" + slug(goal) : ""}-pdb-${sizes}.slidedb`);
+  if (!built.has(file)) {
+    const args = ["--size", size, "--pdb", sizes, "--out", file, "--quiet"];
+    if (goal) args.push("--goal", goal);
+    const run = spawnSync(bin("slidedb-gen"), args, { encoding: "utf8", env: cliEnv(dir) });
+    if (run.status !== 0) throw new Error(`slidedb-gen ${args.join(" ")} failed: ${run.stderr}`);
+    built.set(file, true);
+  }
+  return file;
+}
+
+function cliEnv(dir) {
+  return { ...process.env, SLIDEDB_DATA: dir };
+}
+
+/**
+ * Starts `slidedb ARGS` with `lines` on stdin (one board a line), its
+ * stdout going to a file (so that it runs on while this process computes),
+ * and resolves to its stdout's lines. Exit status 0 or 1 (some board
+ * unsolvable) is an answer; any other fails.
+ */
+export function runCli(dir, args, lines, extraEnv = {}, alsoOk = []) {
+  return new Promise((resolve, reject) => {
+    const stem = path.join(dir, `cli-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    fs.writeFileSync(`${stem}.in`, lines.length ? lines.join("\n") + "\n" : "");
+    const input = fs.openSync(`${stem}.in`, "r");
+    const output = fs.openSync(`${stem}.out`, "w");
+    const env = { ...process.env, SLIDEDB_DATA: dir, ...extraEnv };
+    const child = spawn(bin("slidedb"), [...args, "--data", dir], { stdio: [input, output, "pipe"], env });
+    const err = [];
+    child.stderr.on("data", (b) => err.push(b));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      fs.closeSync(input);
+      fs.closeSync(output);
+      const text = fs.readFileSync(`${stem}.out`, "utf8");
+      fs.rmSync(`${stem}.in`, { force: true });
+      fs.rmSync(`${stem}.out`, { force: true });
+      if (code !== 0 && code !== 1 && !alsoOk.includes(code)) {
+        reject(new Error(`slidedb ${args.join(" ")} exited ${code}: ${Buffer.concat(err).toString().slice(0, 2000)}`));
+        return;
+      }
+      const result = text.split("\n");
+      if (result[result.length - 1] === "") result.pop();
+      resolve(result);
+    });
+  });
+}
+
+/** The bytes of a file, as a Uint8Array over an ArrayBuffer of its own. */
+export function readBytes(file) {
+  return new Uint8Array(fs.readFileSync(file));
+}
+
+/** Every arrangement of the cells 0 .. n−1 (both parities), in lexicographic order. */
+export function allBoards(n) {
+  const out = [];
+  const cells = Array.from({ length: n }, (_, i) => i);
+  const used = new Array(n).fill(false);
+  const cur = [];
+  const walk = () => {
+    if (cur.length === n) {
+      out.push(cur.join(" "));
+      return;
+    }
+    for (const c of cells) {
+      if (used[c]) continue;
+      used[c] = true;
+      cur.push(c);
+      walk();
+      cur.pop();
+      used[c] = false;
+    }
+  };
+  walk();
+  return out;
+}
+
+/** `count` uniformly random arrangements of n cells (both parities), from `seed` (a 32-bit generator, for speed). */
+export function randomBoards(n, count, seed) {
+  let state = seed >>> 0;
+  const rng = {
+    // mulberry32
+    below(k) {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let z = state;
+      z = Math.imul(z ^ (z >>> 15), z | 1);
+      z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+      return Math.floor((((z ^ (z >>> 14)) >>> 0) / 4294967296) * k);
+    },
+  };
+  const out = [];
+  const cells = new Array(n);
+  for (let k = 0; k < count; k++) {
+    for (let i = 0; i < n; i++) cells[i] = i;
+    for (let i = n - 1; i >= 1; i--) {
+      const j = rng.below(i + 1);
+      const t = cells[i];
+      cells[i] = cells[j];
+      cells[j] = t;
+    }
+    out.push(cells.join(" "));
+  }
+  return out;
+}
+
+/** Korf's 100 instances: {id, board, length}, goal `0 1 … 15`. */
+export function korf100() {
+  return fs
+    .readFileSync(path.join(JS_DIR, "test", "data", "korf100.txt"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const f = line.trim().split(/\s+/);
+      return { id: Number(f[0]), board: f.slice(1, 17).join(" "), length: Number(f[17]) };
+    });
+}
+
+/** Korf's goal for the 15-puzzle, blank first. */
+export const KORF_GOAL = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
