@@ -122,6 +122,23 @@ function search(question, signal) {
 
 // ---- the questions ---------------------------------------------------
 
+/// A solve or a probe (`path`): looked up in the size's table, or
+/// searched in the worker over its pattern databases.
+async function lookUpOrSearch(path, { board, goal, size }, signal) {
+  const entry = await entryFor(size, board);
+  const toward = goalOf(entry, goal);
+  const read = boardOf(entry, board);
+  if (entry.exact === "table") {
+    try {
+      return (await table(entry.file))[path](read, { goal: toward });
+    } catch (e) {
+      throw refusal(e.message);
+    }
+  }
+  const question = { path, size: entry.size, board: formatBoard(read), goal: formatBoard(toward) };
+  return search({ ...question, files: entry.files }, signal);
+}
+
 const answers = {
   async sizes() {
     const { sizes } = await site;
@@ -139,33 +156,8 @@ const answers = {
     }
   },
 
-  async solve({ board, goal, size }, signal) {
-    const entry = await entryFor(size, board);
-    const toward = goalOf(entry, goal);
-    const read = boardOf(entry, board);
-    if (entry.exact === "table") {
-      try {
-        return (await table(entry.file)).solve(read, { goal: toward });
-      } catch (e) {
-        throw refusal(e.message);
-      }
-    }
-    return search({ path: "solve", size: entry.size, board: formatBoard(read), goal: formatBoard(toward), files: entry.files }, signal);
-  },
-
-  async probe({ board, goal, size }, signal) {
-    const entry = await entryFor(size, board);
-    const toward = goalOf(entry, goal);
-    const read = boardOf(entry, board);
-    if (entry.exact === "table") {
-      try {
-        return (await table(entry.file)).probe(read, { goal: toward });
-      } catch (e) {
-        throw refusal(e.message);
-      }
-    }
-    return search({ path: "probe", size: entry.size, board: formatBoard(read), goal: formatBoard(toward), files: entry.files }, signal);
-  },
+  solve: (question, signal) => lookUpOrSearch("solve", question, signal),
+  probe: (question, signal) => lookUpOrSearch("probe", question, signal),
 
   async random({ size, goal, distance }) {
     const entry = await entryFor(size);
