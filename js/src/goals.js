@@ -2,7 +2,8 @@
 // goal it was built for and answers toward, and the goal its body is laid
 // out by, which must be the canonical goal of the first one's class.
 
-import { boardFromTiles, checkShape, formatBoard, shapeName } from "./board.js";
+import { Board, boardFromTiles, checkShape, formatBoard, parseOther, shapeName } from "./board.js";
+import { SolveError } from "./errors.js";
 import { metadataError } from "./format.js";
 import { GoalClass, sameBoard } from "./symmetry.js";
 
@@ -49,4 +50,52 @@ export function goalsClass(g) {
     );
   }
   return cls;
+}
+
+/** The most goals a reader keeps read. */
+const GOALS_KEPT = 256;
+
+/**
+ * The goals a reader is asked toward, each read and classed once: `serve`
+ * turns a goal's class (and the goal as read) into what the reader keeps
+ * for it, or throws (a goal the reader does not serve is read again the
+ * next time it is asked).
+ * @template T
+ */
+export class AskedGoals {
+  /**
+   * @param {{rows: number, cols: number}} shape the reader's (a goal in text is read as one)
+   * @param {(cls: GoalClass, goal: Board) => T} serve
+   */
+  constructor(shape, serve) {
+    this._shape = shape;
+    this._serve = serve;
+    /** @type {Map<string, T>} */
+    this._kept = new Map();
+  }
+
+  /** What `serve` gave for `goal` (text, a Board or cells). @returns {T} */
+  get(goal) {
+    let key;
+    if (typeof goal === "string") key = goal;
+    else if (goal instanceof Board) key = `${goal.rows}x${goal.cols}:${goal.cells.join(" ")}`;
+    else key = `[${Array.from(goal).join(",")}]`;
+    let kept = this._kept.get(key);
+    if (kept === undefined) {
+      const board = parseOther(goal, this._shape);
+      kept = this._serve(new GoalClass(board), board);
+      if (this._kept.size >= GOALS_KEPT) this._kept.clear();
+      this._kept.set(key, kept);
+    }
+    return kept;
+  }
+}
+
+/** The refusal of `goal`, of another class than the file's goal `served` (text). */
+export function otherClass(goal, served) {
+  return new SolveError(
+    "OtherClass",
+    `goal ${formatBoard(goal)} is not served by a file built for goal ${served} (another class of goals)`,
+    { goal: formatBoard(goal), served },
+  );
 }

@@ -9,10 +9,10 @@
 // sums in typed arrays updated in place by the one tile a move slides, with
 // an explicit stack of children: nothing is allocated per node.
 
-import { Board, DOWN, LEFT, MOVES, POPCOUNT16 as POPCOUNT, RIGHT, UP, cellsParity, formatBoard, parseOther, parseWithShape, shapeName } from "./board.js";
+import { Board, DOWN, LEFT, MOVES, POPCOUNT16 as POPCOUNT, RIGHT, UP, cellsParity, formatBoard, parseWithShape, shapeName } from "./board.js";
 import { SearchStoppedError, SlidedbFormatError, SolveError } from "./errors.js";
 import { KIND_PATTERNS, asBytes, checkBody, layoutError, metadataError, readFrame } from "./format.js";
-import { goalsClass, readGoals } from "./goals.js";
+import { AskedGoals, goalsClass, otherClass, readGoals } from "./goals.js";
 import { placementCount, placementRank } from "./rank.js";
 import { stepsOf } from "./table.js";
 import { GoalClass, mirrors } from "./symmetry.js";
@@ -29,7 +29,6 @@ export const MAX_BOUND = 1000;
 export const PROGRESS_EVERY = 1 << 16;
 
 const NONE = 255;
-const CLASS_CACHE = 256;
 
 /** Rust's `{:?}` of a `Vec<u8>`: `[1, 2, 3]`. */
 const listText = (g) => `[${Array.from(g).join(", ")}]`;
@@ -196,7 +195,11 @@ export class PatternDatabases {
       entries: f.body.length,
     }));
     this._own = first.class;
-    this._classes = new Map();
+    this._asked = new AskedGoals(this.shape, (cls, board) => {
+      const file = this._fileFor(cls);
+      if (!file) throw otherClass(board, this.goal);
+      return { cls, file };
+    });
   }
 
   /** Checks every file's body again (CRC-32 and layer counts). */
@@ -204,30 +207,10 @@ export class PatternDatabases {
     for (const f of this._files) f.verify();
   }
 
-  /** The goal asked's class and the file serving it. */
+  /** The goal asked's class and the file serving it (read once per goal). */
   _class(goal) {
     if (goal === undefined || goal === null) return { cls: this._own, file: this._fileFor(this._own) };
-    let key;
-    if (typeof goal === "string") key = goal;
-    else if (goal instanceof Board) key = `${goal.rows}x${goal.cols}:${goal.cells.join(" ")}`;
-    else key = `[${Array.from(goal).join(",")}]`;
-    let found = this._classes.get(key);
-    if (found === undefined) {
-      const board = parseOther(goal, this.shape);
-      const cls = new GoalClass(board);
-      const file = this._fileFor(cls);
-      if (!file) {
-        throw new SolveError(
-          "OtherClass",
-          `goal ${formatBoard(board)} is not served by a file built for goal ${this.goal} (another class of goals)`,
-          { goal: formatBoard(board), served: this.goal },
-        );
-      }
-      found = { cls, file };
-      if (this._classes.size >= CLASS_CACHE) this._classes.clear();
-      this._classes.set(key, found);
-    }
-    return found;
+    return this._asked.get(goal);
   }
 
   /** The largest file serving `cls`, if any. */

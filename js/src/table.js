@@ -20,7 +20,6 @@ import {
   cellsParity,
   checkShape,
   formatBoard,
-  parseOther,
   parseWithShape,
   POPCOUNT16 as POPCOUNT,
   shapeName,
@@ -29,7 +28,7 @@ import {
 } from "./board.js";
 import { SlidedbFormatError, SolveError } from "./errors.js";
 import { KIND_TABLE, asBytes, checkBody, layoutError, metadataError, readFrame } from "./format.js";
-import { boardOf, goalsClass, readGoals } from "./goals.js";
+import { AskedGoals, boardOf, goalsClass, otherClass, readGoals } from "./goals.js";
 import { Indexer, factorialBig, packedRankTables } from "./rank.js";
 import { SplitMix64, freshSeed, randomBoard } from "./random.js";
 import { GoalClass } from "./symmetry.js";
@@ -44,9 +43,6 @@ export const MAX_HARDEST = 1000;
 export const MAX_LISTED_BOARDS = 1 << 23;
 /** The largest count that is a JSON number (2^53); larger counts are decimal strings. */
 export const MAX_EXACT_JSON = 2 ** 53;
-
-/** How many goal classes a table keeps for goals asked (per goal text). */
-const CLASS_CACHE = 256;
 
 /**
  * Opens a full table (a kind-1 file) from its bytes, checking it as the
@@ -180,7 +176,10 @@ export class Table {
     /** The mean distance over all boards. */
     this.meanDistance = total / this.states;
     this._own = cls;
-    this._classes = new Map();
+    this._asked = new AskedGoals(this.shape, (cls, board) => {
+      if (!cls.sameClass(this._own)) throw otherClass(board, this.goal);
+      return cls;
+    });
     /** The boards at the greatest distance (at most 1000), toward the table's goal, in index order. */
     this.hardest = m.hardest.map((h) =>
       formatBoard(cls.fromCanonical(trustedBoard(indexed.rows, indexed.cols, h, h.indexOf(0)))),
@@ -230,28 +229,10 @@ export class Table {
 
   // ---- goals and boards ----------------------------------------------
 
-  /** The class of the goal asked (cached per goal text). @returns {GoalClass} */
+  /** The class of the goal asked (read once per goal). @returns {GoalClass} */
   _class(goal) {
     if (goal === undefined || goal === null) return this._own;
-    let key;
-    if (typeof goal === "string") key = goal;
-    else if (goal instanceof Board) key = `${goal.rows}x${goal.cols}:${goal.cells.join(" ")}`;
-    else key = `[${Array.from(goal).join(",")}]`;
-    let cls = this._classes.get(key);
-    if (cls === undefined) {
-      const board = parseOther(goal, this.shape);
-      cls = new GoalClass(board);
-      if (!cls.sameClass(this._own)) {
-        throw new SolveError(
-          "OtherClass",
-          `goal ${formatBoard(board)} is not served by a file built for goal ${this.goal} (another class of goals)`,
-          { goal: formatBoard(board), served: this.goal },
-        );
-      }
-      if (this._classes.size >= CLASS_CACHE) this._classes.clear();
-      this._classes.set(key, cls);
-    }
-    return cls;
+    return this._asked.get(goal);
   }
 
   /** The board asked, toward `cls`'s goal, checked. @returns {Board} */

@@ -128,28 +128,30 @@ export function readBytes(file) {
   return new Uint8Array(fs.readFileSync(file));
 }
 
-/** Every arrangement of the cells 0 .. n−1 (both parities), in lexicographic order. */
-export function allBoards(n) {
-  const out = [];
-  const cells = Array.from({ length: n }, (_, i) => i);
-  const used = new Array(n).fill(false);
+/** Every placement of k distinct cells among 0 .. n−1 (arrays), in lexicographic order. */
+export function* placements(n, k) {
   const cur = [];
-  const walk = () => {
-    if (cur.length === n) {
-      out.push(cur.join(" "));
+  const used = new Array(n).fill(false);
+  function* walk() {
+    if (cur.length === k) {
+      yield cur.slice();
       return;
     }
-    for (const c of cells) {
+    for (let c = 0; c < n; c++) {
       if (used[c]) continue;
       used[c] = true;
       cur.push(c);
-      walk();
+      yield* walk();
       cur.pop();
       used[c] = false;
     }
-  };
-  walk();
-  return out;
+  }
+  yield* walk();
+}
+
+/** Every arrangement of the cells 0 .. n−1 (both parities), in lexicographic order. */
+export function allBoards(n) {
+  return Array.from(placements(n, n), (cells) => cells.join(" "));
 }
 
 /** `count` uniformly random arrangements of n cells (both parities), from `seed` (a 32-bit generator, for speed). */

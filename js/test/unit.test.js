@@ -32,7 +32,7 @@ import {
   shapeOf,
 } from "../src/index.js";
 import { packedRankTables } from "../src/rank.js";
-import { buildTable, dataDir, runCli } from "../support/helpers.js";
+import { buildTable, dataDir, placements, runCli } from "../support/helpers.js";
 
 const fails = (fn, code) => assert.throws(fn, (e) => e instanceof BoardError && e.code === code, code);
 
@@ -381,25 +381,11 @@ describe("ranks", () => {
       [16, 3],
     ]) {
       let expected = 0;
-      const cur = [];
-      const used = new Array(n).fill(false);
-      const walk = () => {
-        if (cur.length === k) {
-          assert.equal(placementRank(cur, n), expected);
-          assert.deepEqual(Array.from(placementUnrank(expected, n, k)), cur);
-          expected++;
-          return;
-        }
-        for (let c = 0; c < n; c++) {
-          if (used[c]) continue;
-          used[c] = true;
-          cur.push(c);
-          walk();
-          cur.pop();
-          used[c] = false;
-        }
-      };
-      walk();
+      for (const cells of placements(n, k)) {
+        assert.equal(placementRank(cells, n), expected);
+        assert.deepEqual(Array.from(placementUnrank(expected, n, k)), cells);
+        expected++;
+      }
       assert.equal(expected, placementCount(n, k));
     }
     assert.equal(placementRank([15, 14, 13], 16), placementCount(16, 3) - 1);
