@@ -271,11 +271,20 @@ impl<'a> IndexMoves<'a> {
 
     /// The odometer value of the next tile order (`h + 1`).
     #[inline]
-    pub(crate) fn advance(&self, mut d: u64) -> u64 {
+    pub(crate) fn advance(&self, d: u64) -> u64 {
+        self.advance_digit(d, self.cells - 4)
+    }
+
+    /// The odometer value `weight(i)` tile orders on (digit `i` counted
+    /// up, carrying into the digits before it): `h + 1` for the last
+    /// digit, `m − 3`; the next block of [`IndexMoves::block`] tile
+    /// orders for a window's last digit, when the digits after it are 0.
+    #[inline]
+    pub(crate) fn advance_digit(&self, mut d: u64, digit: usize) -> u64 {
         let m = self.cells - 1;
         let width = self.width as usize;
         let field = (1u64 << width) - 1;
-        let mut i = m - 3;
+        let mut i = digit;
         loop {
             if ((d >> (width * i)) & field) + 1 < (m - i) as u64 {
                 return d + (1 << (width * i));
@@ -296,6 +305,56 @@ impl<'a> IndexMoves<'a> {
         let width = self.width as usize;
         let odd: u64 = (0..m - 2).fold(0, |acc, i| acc | 1 << (width * i));
         d | ((d & odd).count_ones() as u64 & 1) << (width * (m - 2))
+    }
+
+    /// The tile orders a vertical move carries together: runs of
+    /// `block(v)` consecutive tile orders, starting at multiples of it,
+    /// land on runs of consecutive tile orders, in order. A rotation
+    /// changes only its window's digits; the digits after the window
+    /// (worth less) keep their values and weights. 1 when the window
+    /// reaches the last odometer digit.
+    pub(crate) fn block(&self, v: &Vertical) -> u64 {
+        let m = self.cells - 1;
+        let last = v.p + self.cols - 1;
+        if last < m - 3 {
+            self.indexer.weights()[last]
+        } else {
+            1
+        }
+    }
+
+    /// The tile orders a vertical move stays among: the run of `span(v)`
+    /// tile orders (starting at a multiple of it) that share the digits
+    /// before the window, which a rotation keeps.
+    pub(crate) fn span(&self, v: &Vertical) -> u64 {
+        if v.p == 0 {
+            self.per_blank as u64
+        } else {
+            self.indexer.weights()[v.p - 1]
+        }
+    }
+
+    /// The last digit of a vertical move's window (the digit
+    /// [`IndexMoves::advance_digit`] counts a block at a time), and the
+    /// first.
+    pub(crate) fn window_digits(&self, v: &Vertical) -> (usize, usize) {
+        (v.p, v.p + self.cols - 1)
+    }
+
+    /// Whether the stored digit `m − 2` (the order's parity) is in a
+    /// vertical move's window: then its change depends on the parity of
+    /// the digits before the window too.
+    pub(crate) fn sees_parity(&self, v: &Vertical) -> bool {
+        v.p + self.cols > self.cells - 3
+    }
+
+    /// The parity of the sum of the odometer digits before digit `p` (of
+    /// an odometer value).
+    #[inline]
+    pub(crate) fn parity_before(&self, d: u64, p: usize) -> u64 {
+        let width = self.width as usize;
+        let odd: u64 = (0..p).fold(0, |acc, i| acc | 1 << (width * i));
+        ((d & odd).count_ones() & 1) as u64
     }
 
     /// The vertical moves of the blank from `cell`: where it lands, and

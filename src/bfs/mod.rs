@@ -10,6 +10,8 @@
 //!   [`MAX_IN_MEMORY_CELLS`] cells), the fastest.
 //! - `twobit`: the two-bit search, 3 bits a board, resident or over
 //!   segments in files (up to [`MAX_SEARCH_CELLS`] cells).
+//! - `vertical`: the two-bit search's vertical moves, a run of tile
+//!   orders at a time.
 
 use std::time::Duration;
 
@@ -18,6 +20,7 @@ use crate::board::{Board, Shape};
 pub(crate) mod index;
 pub(crate) mod memory;
 pub(crate) mod twobit;
+pub(crate) mod vertical;
 
 pub(crate) use memory::{LayerBoards, sweep};
 pub(crate) use twobit::search_and_compare;

@@ -1,0 +1,396 @@
+//! The vertical moves of a two-bit layer, a block of tile orders at a
+//! time.
+//!
+//! A vertical move rotates a window of `cols` tiles in the tile order,
+//! so it changes only the window's Lehmer digits. Two consequences make
+//! most of its work whole-word work:
+//!
+//! - The digits after the window keep their values and weights, so a
+//!   run of [`IndexMoves::block`] consecutive tile orders (starting at a
+//!   multiple of it) lands on a run of consecutive tile orders: one rank
+//!   computation moves the whole run, and its frontier bits move as
+//!   bit strings onto the targets' entries (2×7's first column: runs of
+//!   360, its second: 60). These are the moves whose targets lie
+//!   anywhere in memory, so one visit now serves a run.
+//! - The digits before the window keep their values, so a move never
+//!   leaves the run of [`IndexMoves::span`] tile orders that share them.
+//!   Where that span is small (the last columns, whose runs are single
+//!   tile orders), a table maps each position in the span to its
+//!   target's, and the targets are gathered in a small bitmap before
+//!   they are claimed a word at a time.
+//!
+//! Claims are atomic `fetch_or`s on whole words of entries: within a
+//! layer every claim writes the same value, so the first writer of an
+//! entry is the one whose `fetch_or` found it unreached, and it alone
+//! counts the board and sets its frontier bit.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::index::{IndexMoves, Vertical, compact, prefetch, spread, unreached};
+
+/// The largest span a table of targets covers (1 MiB of `u32` a parity).
+const MAX_TABLE_SPAN: u64 = 1 << 18;
+
+/// The smallest run worth a rank computation of its own, where a table
+/// would also serve.
+const MIN_RUN: u64 = 8;
+
+/// Tile orders a task takes at least.
+const TASK: u64 = 1 << 16;
+
+/// Runs whose targets are computed and prefetched before any is claimed.
+const AHEAD: usize = 8;
+
+/// How one vertical move of a source cell is expanded.
+pub(crate) enum Plan {
+    /// Runs of `run` tile orders move together, one rank computation a
+    /// run; `digit` is the window's last digit, counted up a run at a time.
+    Runs { run: u64, digit: usize },
+    /// Each tile order's target within its span of `span`, by table:
+    /// `targets[q][r]` for a tile order `r` into a span whose digits
+    /// before the window have parity `q` (one table when the window
+    /// does not see the parity digit).
+    Table {
+        span: u64,
+        first: usize,
+        targets: Vec<Vec<u32>>,
+    },
+}
+
+/// Which plans a search may use: the fastest for each move, or (to test
+/// each way on every window) one way wherever it applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Policy {
+    Fastest,
+    #[cfg(test)]
+    Runs,
+    #[cfg(test)]
+    Tables,
+}
+
+impl Plan {
+    /// The plan for vertical move `v`, as `policy` allows.
+    pub(crate) fn new(search: &IndexMoves, v: &Vertical, policy: Policy) -> Plan {
+        let (first, last) = search.window_digits(v);
+        let run = search.block(v);
+        let span = search.span(v);
+        let tabled = span <= MAX_TABLE_SPAN;
+        let by_runs = match policy {
+            Policy::Fastest => run >= MIN_RUN || !tabled,
+            #[cfg(test)]
+            Policy::Runs => true,
+            #[cfg(test)]
+            Policy::Tables => !tabled,
+        };
+        if by_runs {
+            // A run of 1 is counted up by the last odometer digit.
+            let digit = if run > 1 { last } else { search.cells - 4 };
+            return Plan::Runs { run, digit };
+        }
+        // A span whose digits before the window are 0 (parity 0), and one
+        // whose digit `first − 1` is 1 (parity 1).
+        let parities = if search.sees_parity(v) && first > 0 {
+            2
+        } else {
+            1
+        };
+        let targets = (0..parities)
+            .map(|q| {
+                let base = q as u64 * span;
+                let mut digits = search.digits_at(base);
+                (0..span)
+                    .map(|r| {
+                        if r > 0 {
+                            digits = search.advance(digits);
+                        }
+                        let to = search.vertical(base + r, search.with_parity(digits), v);
+                        debug_assert!(to >= base && to < base + span, "a move stays in its span");
+                        (to - base) as u32
+                    })
+                    .collect()
+            })
+            .collect();
+        Plan::Table {
+            span,
+            first,
+            targets,
+        }
+    }
+}
+
+/// What a vertical pass writes into: the distances, the frontier, and
+/// the value this layer stores.
+pub(crate) struct Claims<'s> {
+    pub(crate) residues: &'s [AtomicU64],
+    pub(crate) frontier: &'s [AtomicU64],
+    /// Frontier words a cell.
+    pub(crate) words: usize,
+    pub(crate) per_blank: u64,
+    /// `residue ^ 3` of the layer being found.
+    pub(crate) stored: u64,
+}
+
+impl Claims<'_> {
+    /// Claims, of the 64 entries of `cell` from tile order `h` on, those
+    /// whose bit is set in `bits` and which are not reached yet: how many
+    /// this call reached first (their frontier bits set). Needs
+    /// `per_blank` a multiple of 64.
+    #[inline]
+    fn claim_run(&self, cell: usize, h: u64, bits: u64) -> u64 {
+        let index = cell as u64 * self.per_blank + h;
+        let (word, shift) = ((index / 32) as usize, (index % 32) as u32);
+        let wide = (bits as u128) << shift;
+        let mut found = 0;
+        for k in 0..3 {
+            let part = (wide >> (32 * k)) as u64 & 0xFFFF_FFFF;
+            if part == 0 {
+                continue;
+            }
+            let at = &self.residues[word + k];
+            let want = spread(part) & unreached(at.load(Relaxed));
+            if want == 0 {
+                continue;
+            }
+            let before = at.fetch_or(want * self.stored, Relaxed);
+            let new = want & unreached(before);
+            if new == 0 {
+                continue;
+            }
+            found += new.count_ones() as u64;
+            // Residue word `word + k` holds tile orders 32 (word + k) − cell
+            // × per_blank on, half a frontier word.
+            let first = 32 * (word + k) as u64 - cell as u64 * self.per_blank;
+            let bit = &self.frontier[cell * self.words + (first / 64) as usize];
+            bit.fetch_or(compact(new) << (first % 64), Relaxed);
+        }
+        found
+    }
+
+    /// Prefetches the words [`Claims::claim_run`] reads for the 64
+    /// entries of `cell` from `h` on.
+    #[inline]
+    fn prefetch_run(&self, cell: usize, h: u64) {
+        let index = cell as u64 * self.per_blank + h;
+        let word = (index / 32) as usize;
+        prefetch(&self.residues[word]);
+        if let Some(next) = self.residues.get(word + 2) {
+            prefetch(next);
+        }
+        prefetch(&self.frontier[cell * self.words + (h / 64) as usize]);
+    }
+}
+
+/// The `len ≤ 64` bits of a bitset from bit `at` on, in the low bits.
+#[inline]
+fn bits_at(bitset: &[AtomicU64], at: u64, len: u64) -> u64 {
+    let (word, shift) = ((at / 64) as usize, at % 64);
+    let mut bits = bitset[word].load(Relaxed) >> shift;
+    if shift > 0 && shift + len > 64 {
+        bits |= bitset[word + 1].load(Relaxed) << (64 - shift);
+    }
+    if len < 64 {
+        bits & ((1 << len) - 1)
+    } else {
+        bits
+    }
+}
+
+/// The first set bit of a bitset in `from..to`.
+#[inline]
+fn next_bit(bitset: &[AtomicU64], from: u64, to: u64) -> Option<u64> {
+    if from >= to {
+        return None;
+    }
+    let mut word = (from / 64) as usize;
+    let mut bits = bitset[word].load(Relaxed) & (u64::MAX << (from % 64));
+    loop {
+        if bits != 0 {
+            let at = word as u64 * 64 + bits.trailing_zeros() as u64;
+            return (at < to).then_some(at);
+        }
+        word += 1;
+        if word as u64 * 64 >= to {
+            return None;
+        }
+        bits = bitset[word].load(Relaxed);
+    }
+}
+
+/// The boards vertical move `v` reaches from source cell `cell`'s
+/// frontier (`per_blank` tile orders, a multiple of 64), claimed into
+/// `v.to`'s entries: how many were new.
+pub(crate) fn expand(
+    search: &IndexMoves,
+    v: &Vertical,
+    plan: &Plan,
+    cell: usize,
+    claims: &Claims,
+) -> u64 {
+    let source = &claims.frontier[cell * claims.words..(cell + 1) * claims.words];
+    let per_blank = claims.per_blank;
+    match plan {
+        Plan::Runs { run, digit } => {
+            let (run, digit) = (*run, *digit);
+            // Tasks of whole runs.
+            let per_task = TASK.div_ceil(run).max(1) * run;
+            (0..per_blank.div_ceil(per_task))
+                .into_par_iter()
+                .map(|t| {
+                    let (from, to) = (t * per_task, ((t + 1) * per_task).min(per_blank));
+                    runs(search, v, source, claims, (from, to), run, digit)
+                })
+                .sum()
+        }
+        Plan::Table {
+            span,
+            first,
+            targets,
+        } => {
+            let span = *span;
+            let spans = per_blank / span;
+            let per_task = TASK.div_ceil(span).max(1);
+            (0..spans.div_ceil(per_task))
+                .into_par_iter()
+                .map(|t| {
+                    let range = t * per_task..((t + 1) * per_task).min(spans);
+                    tabled(search, v, source, claims, range, span, *first, targets)
+                })
+                .sum()
+        }
+    }
+}
+
+/// The runs of `run` tile orders starting in `from..to` (multiples of
+/// `run`): each run with a frontier bit, moved whole.
+fn runs(
+    search: &IndexMoves,
+    v: &Vertical,
+    source: &[AtomicU64],
+    claims: &Claims,
+    (from, to): (u64, u64),
+    run: u64,
+    digit: usize,
+) -> u64 {
+    let end = claims.per_blank;
+    let mut found = 0;
+    // The runs found and their targets, claimed AHEAD at a time after
+    // their words are prefetched.
+    let mut pending = [(0u64, 0u64); AHEAD];
+    let mut n = 0;
+    let mut at = from;
+    // The odometer at run `odometer.0` (digits after the window 0).
+    let mut odometer: Option<(u64, u64)> = None;
+    while let Some(h) = next_bit(source, at, to) {
+        let start = h - h % run;
+        let digits = match odometer {
+            Some((o, mut d)) if start >= o && start - o <= 4 * run => {
+                let mut o = o;
+                while o < start {
+                    d = search.advance_digit(d, digit);
+                    o += run;
+                }
+                d
+            }
+            _ => search.digits_at(start),
+        };
+        odometer = Some((start, digits));
+        let target = search.vertical(start, search.with_parity(digits), v);
+        claims.prefetch_run(v.to, target);
+        pending[n] = (start, target);
+        n += 1;
+        if n == AHEAD {
+            found += move_runs(&pending[..n], source, claims, v.to, run, end);
+            n = 0;
+        }
+        at = start + run;
+    }
+    found + move_runs(&pending[..n], source, claims, v.to, run, end)
+}
+
+/// Moves each run `(start, target)` of `run` source bits onto the target
+/// cell's entries from `target` on.
+#[inline]
+fn move_runs(
+    pending: &[(u64, u64)],
+    source: &[AtomicU64],
+    claims: &Claims,
+    cell: usize,
+    run: u64,
+    end: u64,
+) -> u64 {
+    let mut found = 0;
+    for &(start, target) in pending {
+        let mut offset = 0;
+        while offset < run {
+            let len = (run - offset).min(64).min(end - start - offset);
+            let bits = bits_at(source, start + offset, len);
+            if bits != 0 {
+                found += claims.claim_run(cell, target + offset, bits);
+            }
+            offset += 64;
+        }
+    }
+    found
+}
+
+/// The spans `spans` (of `span` tile orders each) by table: each span's
+/// targets gathered in a bitmap, then claimed a word at a time.
+#[allow(clippy::too_many_arguments)]
+fn tabled(
+    search: &IndexMoves,
+    v: &Vertical,
+    source: &[AtomicU64],
+    claims: &Claims,
+    spans: std::ops::Range<u64>,
+    span: u64,
+    first: usize,
+    targets: &[Vec<u32>],
+) -> u64 {
+    let mut found = 0;
+    let mut gathered = vec![0u64; span.div_ceil(64) as usize];
+    // The digits of the span's first tile order (digits from the window
+    // on are 0), counted up a span at a time.
+    let mut digits = search.digits_at(spans.start * span);
+    for s in spans {
+        let base = s * span;
+        let table = &targets[if targets.len() == 2 {
+            search.parity_before(digits, first) as usize
+        } else {
+            0
+        }];
+        let mut any = false;
+        let mut at = base;
+        while let Some(h) = next_bit(source, at, base + span) {
+            // The rest of this word at once.
+            let word = source[(h / 64) as usize].load(Relaxed) >> (h % 64);
+            let upto = (h - h % 64 + 64).min(base + span);
+            let mut bits = if upto - h < 64 {
+                word & ((1 << (upto - h)) - 1)
+            } else {
+                word
+            };
+            while bits != 0 {
+                let r = h - base + bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                let t = table[r as usize];
+                gathered[(t / 64) as usize] |= 1 << (t % 64);
+            }
+            any = true;
+            at = upto;
+        }
+        if any {
+            for (j, word) in gathered.iter_mut().enumerate() {
+                if *word != 0 {
+                    found += claims.claim_run(v.to, base + 64 * j as u64, *word);
+                    *word = 0;
+                }
+            }
+        }
+        if first > 0 {
+            digits = search.advance_digit(digits, first - 1);
+        }
+    }
+    found
+}
