@@ -55,7 +55,7 @@ use crate::symmetry::GoalClass;
 
 use super::index::{IndexMoves, Odometer, compact, prefetch, spread, unreached};
 use super::memory::LayerBoards;
-use super::vertical::{self, Claims, Plan, Policy};
+use super::vertical::{self, BUSY_WORDS, Busy, Claims, Plan, Policy};
 use super::{Finished, GenerateError, Layer, MAX_HARDEST};
 use std::ops::ControlFlow;
 
@@ -323,6 +323,8 @@ pub(crate) struct TwoBit<'a> {
     /// (resident searches whose cells are whole frontier words; empty
     /// otherwise, and each board is moved alone).
     plans: Vec<Vec<(usize, Plan)>>,
+    /// Which blocks of the frontier may hold bits, where there are plans.
+    busy: Option<Busy>,
 }
 
 impl<'a> TwoBit<'a> {
@@ -353,6 +355,9 @@ impl<'a> TwoBit<'a> {
             Store::Resident { residues, frontier } => {
                 residues.atomics()[residue_word].store(residue, Relaxed);
                 frontier.atomics()[frontier_word].store(bit, Relaxed);
+                if let Some(busy) = &search.busy {
+                    busy.mark(cell, (h / 64) as usize);
+                }
             }
             Store::Segmented(files) => {
                 let written = write_words(&files.residues, residue_word, &[residue])
@@ -432,9 +437,11 @@ impl<'a> TwoBit<'a> {
             }
             _ => Vec::new(),
         };
+        let busy = (!plans.is_empty()).then(|| Busy::new(cells, words));
         Ok(Ok(TwoBit {
             search,
             plans,
+            busy,
             indexer,
             adjacency: Adjacency::new(shape),
             store,
@@ -526,10 +533,27 @@ impl<'a> TwoBit<'a> {
             Some((residues, frontier)) => {
                 // The targets' bitsets held layer depth − 1.
                 for &cell in &targets {
-                    frontier[cell * self.words..(cell + 1) * self.words]
-                        .par_iter()
-                        .with_min_len(1 << 12)
-                        .for_each(|w| w.store(0, Relaxed));
+                    let bitset = &frontier[cell * self.words..(cell + 1) * self.words];
+                    match &self.busy {
+                        Some(busy) => {
+                            (0..busy.blocks())
+                                .into_par_iter()
+                                .with_min_len(1 << 10)
+                                .for_each(|b| {
+                                    if busy.is_busy(cell, b) {
+                                        let end = ((b + 1) * BUSY_WORDS).min(self.words);
+                                        for w in &bitset[b * BUSY_WORDS..end] {
+                                            w.store(0, Relaxed);
+                                        }
+                                    }
+                                });
+                            busy.clear(cell);
+                        }
+                        None => bitset
+                            .par_iter()
+                            .with_min_len(1 << 12)
+                            .for_each(|w| w.store(0, Relaxed)),
+                    }
                 }
                 let mut found = 0;
                 for &target in &targets {
@@ -539,6 +563,7 @@ impl<'a> TwoBit<'a> {
                         residues,
                         first_word: 0,
                         into: &frontier[target * self.words..(target + 1) * self.words],
+                        busy: self.busy.as_ref(),
                     };
                     found += self.expand_horizontal(
                         &view,
@@ -585,43 +610,60 @@ impl<'a> TwoBit<'a> {
         let base = view.cell as u64 * self.per_blank;
         let first = view.first_word as u64 * 32;
         let start = view.words.start;
-        view.words
-            .clone()
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|w| {
-                let arriving = sources.iter().fold(0, |acc, &s| acc | source(s, w));
-                if arriving == 0 {
-                    return 0;
-                }
-                let into = &view.into[w - start];
-                if !aligned {
-                    let mut found = 0;
-                    let mut bits = arriving;
-                    while bits != 0 {
-                        let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
-                        bits &= bits - 1;
-                        if claim(residues, base + h - first, stored) {
-                            found += 1;
-                            into.fetch_or(1 << (h % 64), Relaxed);
-                        }
+        let word = |w: usize| {
+            let arriving = sources.iter().fold(0, |acc, &s| acc | source(s, w));
+            if arriving == 0 {
+                return 0;
+            }
+            let into = &view.into[w - start];
+            if !aligned {
+                let mut found = 0;
+                let mut bits = arriving;
+                while bits != 0 {
+                    let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    if claim(residues, base + h - first, stored) {
+                        found += 1;
+                        into.fetch_or(1 << (h % 64), Relaxed);
                     }
-                    return found;
                 }
-                let at = ((base + (w * 64) as u64 - first) / 32) as usize;
-                let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
-                let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
-                let new = arriving & open;
-                if new == 0 {
-                    return 0;
-                }
-                // This task alone writes these words in this pass.
-                residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
-                residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
-                into.fetch_or(new, Relaxed);
-                new.count_ones() as u64
-            })
-            .sum()
+                return found;
+            }
+            let at = ((base + (w * 64) as u64 - first) / 32) as usize;
+            let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
+            let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
+            let new = arriving & open;
+            if new == 0 {
+                return 0;
+            }
+            // This task alone writes these words in this pass.
+            residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
+            residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
+            into.fetch_or(new, Relaxed);
+            if let Some(busy) = view.busy {
+                busy.mark(view.cell, w);
+            }
+            new.count_ones() as u64
+        };
+        match view.busy {
+            // Only the blocks some source has bits in.
+            Some(busy) => (0..busy.blocks())
+                .into_par_iter()
+                .with_min_len(1 << 8)
+                .filter(|&b| sources.iter().any(|&s| busy.is_busy(s, b)))
+                .map(|b| {
+                    let end = ((b + 1) * BUSY_WORDS).min(view.words.end);
+                    (b * BUSY_WORDS..end).map(word).sum::<u64>()
+                })
+                .sum(),
+            None => view
+                .words
+                .clone()
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .map(word)
+                .sum(),
+        }
     }
 
     /// Pass 2, resident: the boards a vertical move reaches, every source
@@ -643,6 +685,10 @@ impl<'a> TwoBit<'a> {
                 words,
                 per_blank,
                 stored,
+                busy: self
+                    .busy
+                    .as_ref()
+                    .expect("a search with plans has a summary"),
             };
             let mut found = 0;
             for &cell in sources {
@@ -762,6 +808,7 @@ impl<'a> TwoBit<'a> {
                     residues: &residues,
                     first_word: w0,
                     into: &into,
+                    busy: None,
                 };
                 found += self.expand_horizontal(
                     &view,
@@ -1014,6 +1061,19 @@ impl<'a> TwoBit<'a> {
             }
             Ok::<_, io::Error>(())
         })();
+        if let (Ok(()), Some(busy), Store::Resident { frontier, .. }) =
+            (&read, &search.busy, &search.store)
+        {
+            let words = frontier.atomics();
+            for &cell in &cells {
+                let bitset = &words[cell * search.words..(cell + 1) * search.words];
+                for (w, word) in bitset.iter().enumerate() {
+                    if word.load(Relaxed) != 0 {
+                        busy.mark(cell, w);
+                    }
+                }
+            }
+        }
         Ok(read.map(|()| search))
     }
 }
@@ -1044,6 +1104,9 @@ struct Segment<'s> {
     first_word: usize,
     /// The new frontier's words of `words`.
     into: &'s [AtomicU64],
+    /// The frontier's summary (resident searches with plans): the words
+    /// of blocks no source has bits in are skipped.
+    busy: Option<&'s Busy>,
 }
 
 /// Reads `n` words from word `at` of `file`.

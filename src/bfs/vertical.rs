@@ -30,8 +30,10 @@ use rayon::prelude::*;
 
 use super::index::{IndexMoves, Vertical, compact, prefetch, spread, unreached};
 
-/// The largest span a table of targets covers (1 MiB of `u32` a parity).
-const MAX_TABLE_SPAN: u64 = 1 << 18;
+/// The largest span a table of targets covers (8 MiB of `u32` a parity):
+/// 2×7's fourth column, runs of 3 in spans of 1,814,400, is faster by
+/// table than a rank computation every 3 boards.
+const MAX_TABLE_SPAN: u64 = 1 << 21;
 
 /// The smallest run worth a rank computation of its own, where a table
 /// would also serve.
@@ -120,6 +122,78 @@ impl Plan {
     }
 }
 
+/// Frontier words a [`Busy`] bit stands for (4,096 tile orders): fine
+/// enough that a layer of a million boards in 2×7's 43.6 G leaves most
+/// blocks empty.
+pub(crate) const BUSY_WORDS: usize = 1 << 6;
+
+/// A summary of the frontier bitsets: a bit per [`BUSY_WORDS`] words of a
+/// cell's bitset, set whenever a bit of those words may be set. The
+/// passes skip what it says is empty, so a sparse layer (the first and
+/// last few dozen of 2×7) costs its boards, not a scan of every bitset.
+pub(crate) struct Busy {
+    bits: Vec<AtomicU64>,
+    /// Summary bits a cell.
+    per_cell: usize,
+}
+
+impl Busy {
+    /// Nothing busy, for `cells` bitsets of `words` words.
+    pub(crate) fn new(cells: usize, words: usize) -> Busy {
+        let per_cell = words.div_ceil(BUSY_WORDS);
+        Busy {
+            bits: (0..(cells * per_cell).div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            per_cell,
+        }
+    }
+
+    /// Blocks of [`BUSY_WORDS`] words a cell.
+    pub(crate) fn blocks(&self) -> usize {
+        self.per_cell
+    }
+
+    /// Marks word `word` of `cell`'s bitset as maybe holding bits.
+    #[inline]
+    pub(crate) fn mark(&self, cell: usize, word: usize) {
+        let k = cell * self.per_cell + word / BUSY_WORDS;
+        let (at, bit) = (&self.bits[k / 64], 1u64 << (k % 64));
+        // Read first: in a dense layer the bit is set, and the line stays
+        // shared between cores.
+        if at.load(Relaxed) & bit == 0 {
+            at.fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// Whether block `block` of `cell`'s bitset may hold bits.
+    #[inline]
+    pub(crate) fn is_busy(&self, cell: usize, block: usize) -> bool {
+        let k = cell * self.per_cell + block;
+        self.bits[k / 64].load(Relaxed) >> (k % 64) & 1 == 1
+    }
+
+    /// Whether any of `cell`'s words `words` may hold bits.
+    pub(crate) fn any(&self, cell: usize, words: std::ops::Range<usize>) -> bool {
+        if words.is_empty() {
+            return false;
+        }
+        (words.start / BUSY_WORDS..=(words.end - 1) / BUSY_WORDS).any(|b| self.is_busy(cell, b))
+    }
+
+    /// Forgets `cell`'s marks (its bitset was cleared).
+    pub(crate) fn clear(&self, cell: usize) {
+        let (from, to) = (cell * self.per_cell, (cell + 1) * self.per_cell);
+        for w in from / 64..to.div_ceil(64) {
+            // The bits of this word that are the cell's.
+            let lo = (from.max(w * 64) - w * 64) as u32;
+            let hi = (to.min(w * 64 + 64) - w * 64) as u32;
+            let mine = (u64::MAX >> (64 - (hi - lo))) << lo;
+            self.bits[w].fetch_and(!mine, Relaxed);
+        }
+    }
+}
+
 /// What a vertical pass writes into: the distances, the frontier, and
 /// the value this layer stores.
 pub(crate) struct Claims<'s> {
@@ -130,6 +204,8 @@ pub(crate) struct Claims<'s> {
     pub(crate) per_blank: u64,
     /// `residue ^ 3` of the layer being found.
     pub(crate) stored: u64,
+    /// The summary of the frontier.
+    pub(crate) busy: &'s Busy,
 }
 
 impl Claims<'_> {
@@ -162,8 +238,9 @@ impl Claims<'_> {
             // Residue word `word + k` holds tile orders 32 (word + k) − cell
             // × per_blank on, half a frontier word.
             let first = 32 * (word + k) as u64 - cell as u64 * self.per_blank;
-            let bit = &self.frontier[cell * self.words + (first / 64) as usize];
-            bit.fetch_or(compact(new) << (first % 64), Relaxed);
+            let w = (first / 64) as usize;
+            self.frontier[cell * self.words + w].fetch_or(compact(new) << (first % 64), Relaxed);
+            self.busy.mark(cell, w);
         }
         found
     }
@@ -239,6 +316,12 @@ pub(crate) fn expand(
                 .into_par_iter()
                 .map(|t| {
                     let (from, to) = (t * per_task, ((t + 1) * per_task).min(per_blank));
+                    if !claims
+                        .busy
+                        .any(cell, (from / 64) as usize..to.div_ceil(64) as usize)
+                    {
+                        return 0;
+                    }
                     runs(search, v, source, claims, (from, to), run, digit)
                 })
                 .sum()
@@ -255,6 +338,11 @@ pub(crate) fn expand(
                 .into_par_iter()
                 .map(|t| {
                     let range = t * per_task..((t + 1) * per_task).min(spans);
+                    let words = (range.start * span / 64) as usize
+                        ..(range.end * span).div_ceil(64) as usize;
+                    if !claims.busy.any(cell, words) {
+                        return 0;
+                    }
                     tabled(search, v, source, claims, range, span, *first, targets)
                 })
                 .sum()
@@ -393,4 +481,29 @@ fn tabled(
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cell's marks are its own: clearing one cell (whose summary bits
+    /// share words with its neighbours') leaves the others'.
+    #[test]
+    fn a_summary_marks_and_clears_one_cell_alone() {
+        let words = 100 * BUSY_WORDS + 5;
+        let busy = Busy::new(3, words);
+        assert_eq!(busy.blocks(), 101);
+        for cell in 0..3 {
+            busy.mark(cell, 0);
+            busy.mark(cell, words - 1);
+        }
+        busy.clear(1);
+        for cell in [0, 2] {
+            assert!(busy.is_busy(cell, 0) && busy.is_busy(cell, 100));
+            assert!(!busy.is_busy(cell, 50));
+            assert!(busy.any(cell, 0..1) && !busy.any(cell, BUSY_WORDS..2 * BUSY_WORDS));
+        }
+        assert!(!busy.any(1, 0..words));
+    }
 }

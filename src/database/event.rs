@@ -112,6 +112,20 @@ pub enum Event {
         /// The deepest layer it goes to.
         upto: u32,
     },
+    /// A layer of the search of [`Event::Searching`] is done (reported
+    /// after each, for a progress display).
+    SearchedLayer {
+        /// The goal it searches from.
+        goal: Board,
+        /// The layer done.
+        depth: u32,
+        /// The deepest layer it goes to.
+        upto: u32,
+        /// The boards of that layer.
+        boards: u64,
+        /// Time since the search began.
+        elapsed: Duration,
+    },
     /// The rare layers kept beside a table could not be used (damaged, of
     /// another table, or listed not deep enough): they are listed again,
     /// and the file replaced.
@@ -185,6 +199,17 @@ impl fmt::Display for Event {
                 f,
                 "searching the {} boards from goal {goal} out to distance {upto}, to list them by distance (about as long as building the table)",
                 goal.shape()
+            ),
+            Event::SearchedLayer {
+                depth,
+                upto,
+                boards,
+                elapsed,
+                ..
+            } => write!(
+                f,
+                "searched layer {depth} of {upto}: {boards} boards ({:.1} s)",
+                elapsed.as_secs_f64()
             ),
             Event::RareLayersUnusable { path, why } => write!(
                 f,

@@ -749,7 +749,19 @@ impl Database {
                 upto: distance,
             });
         }
-        Ok(table.layer(distance, visit)?)
+        let start = Instant::now();
+        let on_layer = |depth, boards| {
+            self.inner.report(&Event::SearchedLayer {
+                goal: *goal,
+                depth,
+                upto: distance,
+                boards,
+                elapsed: start.elapsed(),
+            })
+        };
+        Ok(table
+            .get()
+            .layer_toward_reporting(table.toward(), distance, visit, on_layer)?)
     }
 
     /// A board drawn uniformly at random among those whose distance to
@@ -837,7 +849,16 @@ impl Database {
             upto: deepest,
         });
         let start = Instant::now();
-        let rare = Arc::new(RareLayers::build(t, deepest)?);
+        let on_layer = |depth, boards| {
+            self.inner.report(&Event::SearchedLayer {
+                goal: *table.toward().goal(),
+                depth,
+                upto: deepest,
+                boards,
+                elapsed: start.elapsed(),
+            })
+        };
+        let rare = Arc::new(RareLayers::build_reporting(t, deepest, on_layer)?);
         let saved = side.map(|path| {
             let written = store::write_atomic(&path, &rare.to_bytes(), true);
             (path, written.err().map(|e| e.to_string()))

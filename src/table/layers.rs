@@ -79,11 +79,31 @@ impl RareLayers {
     /// assert_eq!(rare.boards(), 181_440); // every 8-puzzle layer is rare
     /// ```
     pub fn build<D: AsRef<[u8]>>(table: &Table<D>, upto: u32) -> Result<RareLayers, SolveError> {
+        RareLayers::build_reporting(table, upto, |_, _| {})
+    }
+
+    /// Like [`build`](RareLayers::build), calling `on_layer(depth, boards)`
+    /// as each layer of the search from the goal is done (for a progress
+    /// display: on 2×7 the search takes minutes).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, generate, table::RareLayers};
+    /// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+    /// let mut seen = Vec::new();
+    /// RareLayers::build_reporting(&table, 3, |depth, boards| seen.push((depth, boards))).unwrap();
+    /// assert_eq!(seen, [(0, 1), (1, 2), (2, 3), (3, 5)]);
+    /// ```
+    pub fn build_reporting<D: AsRef<[u8]>>(
+        table: &Table<D>,
+        upto: u32,
+        mut on_layer: impl FnMut(u32, u64),
+    ) -> Result<RareLayers, SolveError> {
         let layers = table.layers().to_vec();
         let threshold = RareLayers::threshold(table.states());
         let upto = upto.min(table.max_distance());
         let mut lists: Vec<Option<Vec<u64>>> = vec![None; upto as usize + 1];
         table.sweep(upto, |depth, frontier| {
+            on_layer(depth, frontier.states());
             if layers[depth as usize] <= threshold {
                 let mut list = Vec::with_capacity(layers[depth as usize] as usize);
                 let _ = frontier.for_each(&mut |index| {
@@ -348,7 +368,33 @@ impl<D: AsRef<[u8]>> Table<D> {
         &self,
         class: &GoalClass,
         distance: u32,
+        visit: impl FnMut(Board) -> ControlFlow<()>,
+    ) -> Result<(), SolveError> {
+        self.layer_toward_reporting(class, distance, visit, |_, _| {})
+    }
+
+    /// Like [`layer_toward`](Table::layer_toward), calling
+    /// `on_layer(depth, boards)` as each layer of the search from the goal
+    /// is done, before the last one's boards are visited (for a progress
+    /// display: on 2×7 the search takes minutes).
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Shape, generate};
+    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// let (mut layers, mut boards) = (0, 0);
+    /// table.layer_toward_reporting(table.class(), 31, |_| {
+    ///     boards += 1;
+    ///     ControlFlow::Continue(())
+    /// }, |_, _| layers += 1).unwrap();
+    /// assert_eq!((layers, boards), (32, 2));
+    /// ```
+    pub fn layer_toward_reporting(
+        &self,
+        class: &GoalClass,
+        distance: u32,
         mut visit: impl FnMut(Board) -> ControlFlow<()>,
+        mut on_layer: impl FnMut(u32, u64),
     ) -> Result<(), SolveError> {
         self.to_indexed(class, class.goal())?;
         if distance > self.max_distance() {
@@ -356,6 +402,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
         let indexer = &self.indexer;
         self.sweep(distance, |depth, frontier| {
+            on_layer(depth, frontier.states());
             if depth < distance {
                 return ControlFlow::Continue(());
             }

@@ -821,6 +821,70 @@ fn layer_31_and_counts() {
     assert_eq!(listed_set, at30, "layer 30 is every board 30 away, once");
 }
 
+/// On a table whose search takes seconds (3x4 and up), `layer` and
+/// `random --distance` say the search's progress on stderr (off a
+/// terminal: a line each tenth of its layers), and `--quiet` says none of
+/// it; the boards are the same.
+#[test]
+fn a_long_search_shows_its_progress_and_quiet_hides_it() {
+    let data = exe::tempdir();
+    let table = data.path().join("3x4.slidedb");
+    let (code, _, stderr) = exe::run_gen(
+        &["--size", "3x4", "--quiet", "--out", exe::path_str(&table)],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let layer = [
+        "layer",
+        "--table",
+        exe::path_str(&table),
+        "20",
+        "--limit",
+        "3",
+    ];
+    let (code, shown, stderr) = exe::run(&layer, None, data.path());
+    assert_eq!(code, 0, "{stderr}");
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("searched layer"))
+        .collect();
+    assert_eq!(said.len(), 10, "a line each tenth: {stderr}");
+    assert!(
+        said[9].starts_with("slidedb: searched layer 20 of 20: "),
+        "{stderr}"
+    );
+    let quiet: Vec<&str> = layer.iter().copied().chain(["--quiet"]).collect();
+    let (code, hidden, stderr) = exe::run(&quiet, None, data.path());
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(hidden, shown);
+    assert_eq!(lines(&shown).len(), 3);
+
+    let random = [
+        "random",
+        "--table",
+        exe::path_str(&table),
+        "--distance",
+        "53",
+        "--seed",
+        "1",
+    ];
+    let (code, drawn, stderr) = exe::run(&random, None, data.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("slidedb: searched layer"), "{stderr}");
+    let quiet: Vec<&str> = random.iter().copied().chain(["--quiet"]).collect();
+    // Listed once, the rare layers are kept beside the table: remove them
+    // so that the quiet run searches again.
+    for entry in std::fs::read_dir(data.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path != table && path.to_string_lossy().contains("3x4.slidedb") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let (code, again, stderr) = exe::run(&quiet, None, data.path());
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(again, drawn);
+}
+
 #[test]
 fn layer_limit_and_json() {
     let data = exe::tempdir();

@@ -5,6 +5,9 @@
 
 use slidedb::BuiltFor;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use slidedb_cli::progress::{BAR, Progress};
 
 use anyhow::{Result, anyhow};
 use clap::Args as ClapArgs;
@@ -67,7 +70,19 @@ impl DataArgs {
     /// checksummed as they are opened unless `check_bodies` is false
     /// (`verify` does its own checks, to report them).
     pub fn open(&self, check_bodies: bool) -> Result<OpenDatabase> {
-        let mut builder = Database::builder().on_event(report);
+        self.open_reporting(check_bodies, false)
+    }
+
+    /// [`DataArgs::open`], showing a search from the goal (`layer`,
+    /// `random --distance` on a large table) as it goes: a bar on a
+    /// terminal, a line each tenth of its layers elsewhere, nothing of it
+    /// if `quiet`.
+    pub fn open_reporting(&self, check_bodies: bool, quiet: bool) -> Result<OpenDatabase> {
+        let search = SearchDisplay {
+            quiet,
+            shown: Mutex::new(None),
+        };
+        let mut builder = Database::builder().on_event(move |event| search.report(event));
         if !check_bodies {
             builder = builder.verify_on_open(false);
         }
@@ -116,6 +131,62 @@ impl DataArgs {
             }
         }
         Ok(data)
+    }
+}
+
+/// Tables at least this large take long enough to search that the search
+/// is shown (3×4 and 2×6: seconds; 2×7: minutes).
+const SHOWN_SEARCH_STATES: u128 = 20_000_000;
+
+/// What the database does that a user should know, on stderr, with the
+/// progress of a long search from the goal.
+struct SearchDisplay {
+    quiet: bool,
+    /// The running search's display: its bar (or lines), and the tenth of
+    /// its layers last said.
+    shown: Mutex<Option<(Progress, u32)>>,
+}
+
+impl SearchDisplay {
+    fn report(&self, event: &Event) {
+        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        match event {
+            Event::Searching { goal, upto } if goal.shape().states() >= SHOWN_SEARCH_STATES => {
+                let template = format!("{BAR} {{pos}}/{{len}} layers, {{msg}} [{{elapsed}}]");
+                let progress = Progress::bar(self.quiet, u64::from(*upto) + 1, &template);
+                progress.say(format!("slidedb: {event}"));
+                *shown = Some((progress, 0));
+            }
+            Event::SearchedLayer {
+                depth,
+                upto,
+                boards,
+                ..
+            } => {
+                let Some((progress, said)) = shown.as_mut() else {
+                    return;
+                };
+                progress.set(
+                    u64::from(*depth) + 1,
+                    format!("layer {depth}: {boards} boards"),
+                );
+                // Elsewhere than a terminal, a line each tenth.
+                let tenth = (depth + 1) * 10 / (upto + 1);
+                if !progress.is_drawn() && tenth > *said {
+                    progress.say(format!("slidedb: {event}"));
+                    *said = tenth;
+                }
+                if depth == upto {
+                    progress.finish();
+                    *shown = None;
+                }
+            }
+            Event::ListedRareLayers { .. } if self.quiet => {}
+            _ => {
+                drop(shown);
+                report(event);
+            }
+        }
     }
 }
 

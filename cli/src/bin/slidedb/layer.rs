@@ -29,10 +29,14 @@ pub struct LayerArgs {
     /// One JSON object per line: {"board","goal","distance"}.
     #[arg(long)]
     json: bool,
+    /// Show no progress of the search from the goal (on a terminal a bar,
+    /// elsewhere a line each tenth of the layers, for tables of 3×4 and up).
+    #[arg(long)]
+    quiet: bool,
 }
 
 pub fn run(args: &LayerArgs) -> Result<u8> {
-    let data = args.data.open(true)?;
+    let data = args.data.open_reporting(true, args.quiet)?;
     let shape = data.shape();
     let table = data.table_for("layer", shape)?;
     let goal = *table.toward().goal();

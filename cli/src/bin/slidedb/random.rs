@@ -39,10 +39,15 @@ pub struct RandomArgs {
     /// null for boards without a full table).
     #[arg(long)]
     json: bool,
+    /// Show no progress of the search that lists the rare layers (the
+    /// first `--distance` far from the middle on a table of 3×4 and up: on
+    /// a terminal a bar, elsewhere a line each tenth of the layers).
+    #[arg(long)]
+    quiet: bool,
 }
 
 pub fn run(args: &RandomArgs) -> Result<u8> {
-    let data = args.data.open(true)?;
+    let data = args.data.open_reporting(true, args.quiet)?;
     let shape = data.shape();
     let goal = data.goal_for(shape)?;
     let distances = Distances {
