@@ -266,15 +266,27 @@ impl<'b, 's, 'a> Words<'b, 's, 'a> {
     fn entries(&self, index: u64, n: u64) -> u64 {
         let byte = (index / 4) as usize;
         let shift = 2 * (index % 4);
-        let mut bytes = [0u8; 16];
-        let end = (byte + 16).min(self.body.len());
-        bytes[..end - byte].copy_from_slice(&self.body[byte..end]);
+        let bytes: [u8; 16] = match self.body.get(byte..byte + 16) {
+            Some(bytes) => bytes.try_into().expect("16 bytes"),
+            None => {
+                let mut bytes = [0u8; 16];
+                let end = (byte + 16).min(self.body.len());
+                bytes[..end - byte].copy_from_slice(&self.body[byte..end]);
+                bytes
+            }
+        };
         let all = (u128::from_le_bytes(bytes) >> shift) as u64;
         if n < 32 {
             all & ((1 << (2 * n)) - 1)
         } else {
             all
         }
+    }
+
+    /// Entry `index`.
+    #[inline]
+    fn entry(&self, index: u64) -> u64 {
+        (self.body[(index / 4) as usize] >> (2 * (index % 4))) as u64 & 3
     }
 
     /// Whether every entry of `cell`'s tile orders `first..last` (a
@@ -359,9 +371,9 @@ impl<'b, 's, 'a> Words<'b, 's, 'a> {
                             0
                         }];
                         for h in start.max(first)..(start + span).min(last) {
-                            let board = self.entries(base + h, 1);
+                            let board = self.entry(base + h);
                             let target = start + table[(h - start) as usize] as u64;
-                            let (c, b) = relations(board, self.entries(to + target, 1));
+                            let (c, b) = relations(board, self.entry(to + target));
                             if b & 1 != 0 {
                                 ok = false;
                                 break;

@@ -380,10 +380,11 @@ impl<D: AsRef<[u8]>> Table<D> {
     ///
     /// ```
     /// use std::ops::ControlFlow;
-    /// use slidedb::{Board, Shape, generate};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let table = generate(&goal, |_| {}).unwrap();
     /// let (mut layers, mut boards) = (0, 0);
-    /// table.layer_toward_reporting(table.class(), 31, |_| {
+    /// table.layer_toward_reporting(&GoalClass::of(&goal), 31, |_| {
     ///     boards += 1;
     ///     ControlFlow::Continue(())
     /// }, |_, _| layers += 1).unwrap();

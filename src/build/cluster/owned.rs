@@ -175,6 +175,12 @@ impl<'s, 'a> Owned<'s, 'a> {
                 sides += 1;
             }
         }
+        // Per vertical move: its run length, and the run last moved (its
+        // first tile order and that one's target).
+        let mut runs = [(1u64, u64::MAX, 0u64); 2];
+        for (run, v) in runs.iter_mut().zip(search.verticals(cell)) {
+            run.0 = search.block(v);
+        }
         for w in words {
             let f = std::mem::take(&mut self.frontier[cell * all + w]);
             if f == 0 {
@@ -192,15 +198,20 @@ impl<'s, 'a> Owned<'s, 'a> {
                 self.frontier[to * all + w] |= new;
                 done.claimed += new.count_ones() as u64;
             }
-            // Vertical: by rank arithmetic, here or sent.
+            // Vertical: by rank arithmetic, once a run of tile orders that
+            // move together (`IndexMoves::block`), here or sent.
             let mut bits = f;
             while bits != 0 {
                 let h = lo + (w * 64) as u64 + bits.trailing_zeros() as u64;
                 bits &= bits - 1;
-                let digits = odometer.at(h);
-                for v in search.verticals(cell) {
+                for (i, v) in search.verticals(cell).enumerate() {
                     done.moves += 1;
-                    let to_h = search.vertical(h, digits, v);
+                    let (run, start, target) = &mut runs[i];
+                    if h < *start || h >= *start + *run {
+                        *start = h - h % *run;
+                        *target = search.vertical(*start, odometer.at(*start), v);
+                    }
+                    let to_h = *target + (h - *start);
                     if (lo..hi).contains(&to_h) {
                         done.claimed += self.claim(v.to, to_h - lo, stored) as u64;
                     } else {
