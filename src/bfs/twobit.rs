@@ -322,7 +322,7 @@ pub(crate) struct TwoBit<'a> {
     /// Per source cell, its vertical moves and how each is expanded
     /// (resident searches whose cells are whole frontier words; empty
     /// otherwise, and each board is moved alone).
-    plans: Vec<Vec<(usize, Plan)>>,
+    plans: Vec<Vec<Plan>>,
     /// Which blocks of the frontier may hold bits, where there are plans.
     busy: Option<Busy>,
 }
@@ -433,7 +433,7 @@ impl<'a> TwoBit<'a> {
         let search = IndexMoves::new(indexer, false);
         let plans = match placement {
             Placement::Resident if per_blank.is_multiple_of(64) => {
-                plan_verticals(&search, cells, Policy::Fastest)
+                Plan::for_cells(&search, Policy::Fastest)
             }
             _ => Vec::new(),
         };
@@ -692,8 +692,7 @@ impl<'a> TwoBit<'a> {
             };
             let mut found = 0;
             for &cell in sources {
-                for (v, plan) in &self.plans[cell] {
-                    let v = search.verticals(cell).nth(*v).expect("a plan is of a move");
+                for (v, plan) in search.verticals(cell).zip(&self.plans[cell]) {
                     found += vertical::expand(search, v, plan, cell, &claims);
                 }
             }
@@ -1078,19 +1077,6 @@ impl<'a> TwoBit<'a> {
     }
 }
 
-/// How each cell's vertical moves are expanded, as `policy` allows.
-fn plan_verticals(search: &IndexMoves, cells: usize, policy: Policy) -> Vec<Vec<(usize, Plan)>> {
-    (0..cells)
-        .map(|cell| {
-            search
-                .verticals(cell)
-                .enumerate()
-                .map(|(i, v)| (i, Plan::new(search, v, policy)))
-                .collect()
-        })
-        .collect()
-}
-
 /// One target cell's words a pass writes: all of them (resident), or a
 /// segment's.
 struct Segment<'s> {
@@ -1207,7 +1193,7 @@ mod tests {
             for policy in policies {
                 let mut search = TwoBit::new(&indexer, class.canonical()).unwrap();
                 assert!(!search.plans.is_empty(), "{shape}: planned");
-                search.plans = plan_verticals(&search.search, search.cells, policy);
+                search.plans = Plan::for_cells(&search.search, policy);
                 while search.expand().unwrap() {}
                 let mut bytes = Vec::new();
                 search.write_body(&mut bytes).unwrap();

@@ -73,6 +73,19 @@ pub(crate) enum Policy {
 }
 
 impl Plan {
+    /// The plans of every cell's vertical moves, as `policy` allows: per
+    /// cell, one a move, in the order of [`IndexMoves::verticals`].
+    pub(crate) fn for_cells(search: &IndexMoves, policy: Policy) -> Vec<Vec<Plan>> {
+        (0..search.cells)
+            .map(|cell| {
+                search
+                    .verticals(cell)
+                    .map(|v| Plan::new(search, v, policy))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The plan for vertical move `v`, as `policy` allows.
     pub(crate) fn new(search: &IndexMoves, v: &Vertical, policy: Policy) -> Plan {
         let (first, last) = search.window_digits(v);
@@ -191,6 +204,23 @@ impl Busy {
             let mine = (u64::MAX >> (64 - (hi - lo))) << lo;
             self.bits[w].fetch_and(!mine, Relaxed);
         }
+    }
+}
+
+/// Of a [`Plan::Table`]'s `targets`, the table of a span whose window
+/// starts at digit `first` and whose first tile order has the odometer
+/// value `digits()` (asked for only when the parity of the digits before
+/// the window chooses).
+#[inline]
+pub(crate) fn table_of<'t>(
+    targets: &'t [Vec<u32>],
+    search: &IndexMoves,
+    first: usize,
+    digits: impl FnOnce() -> u64,
+) -> &'t [u32] {
+    match targets {
+        [one] => one,
+        _ => &targets[search.parity_before(digits(), first) as usize],
     }
 }
 
@@ -443,11 +473,7 @@ fn tabled(
     let mut digits = search.digits_at(spans.start * span);
     for s in spans {
         let base = s * span;
-        let table = &targets[if targets.len() == 2 {
-            search.parity_before(digits, first) as usize
-        } else {
-            0
-        }];
+        let table = table_of(targets, search, first, || digits);
         let mut any = false;
         let mut at = base;
         while let Some(h) = next_bit(source, at, base + span) {

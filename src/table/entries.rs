@@ -36,7 +36,7 @@ use crate::rank::Index;
 
 use super::Table;
 use crate::bfs::index::{IndexMoves, Odometer, compact, prefetch};
-use crate::bfs::vertical::{Plan, Policy};
+use crate::bfs::vertical::{Plan, Policy, table_of};
 
 /// Tile orders a rayon task checks at a time (for one blank cell).
 const TASK: u64 = 1 << 16;
@@ -250,14 +250,7 @@ impl<'b, 's, 'a> Words<'b, 's, 'a> {
             per_blank: search.per_blank as u64,
             cols: search.cols,
             goal,
-            plans: (0..search.cells)
-                .map(|cell| {
-                    search
-                        .verticals(cell)
-                        .map(|v| Plan::new(search, v, Policy::Fastest))
-                        .collect()
-                })
-                .collect(),
+            plans: Plan::for_cells(search, Policy::Fastest),
         }
     }
 
@@ -364,12 +357,9 @@ impl<'b, 's, 'a> Words<'b, 's, 'a> {
                     let mut start = first - first % span;
                     let mut ok = true;
                     while start < last && ok {
-                        let table = &targets[if targets.len() == 2 {
-                            let digits = self.search.digits_at(start);
-                            self.search.parity_before(digits, *window) as usize
-                        } else {
-                            0
-                        }];
+                        let table = table_of(targets, self.search, *window, || {
+                            self.search.digits_at(start)
+                        });
                         for h in start.max(first)..(start + span).min(last) {
                             let board = self.entry(base + h);
                             let target = start + table[(h - start) as usize] as u64;
