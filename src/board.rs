@@ -11,6 +11,26 @@ use std::str::FromStr;
 /// The most cells a [`Board`] can hold (5×5).
 pub const MAX_CELLS: usize = 25;
 
+/// The most characters of one written cell that a message repeats: a
+/// longer one is cut there and ends in `…` ([`shown_token`]).
+pub const MAX_SHOWN_TOKEN: usize = 40;
+
+/// A written cell as messages show it: whole up to [`MAX_SHOWN_TOKEN`]
+/// characters, else its first [`MAX_SHOWN_TOKEN`] and `…`.
+///
+/// ```
+/// use slidedb::board::{shown_token, MAX_SHOWN_TOKEN};
+/// assert_eq!(shown_token("99999999999999999999999999"), "99999999999999999999999999");
+/// let long = "7".repeat(100);
+/// assert_eq!(shown_token(&long), format!("{}…", "7".repeat(MAX_SHOWN_TOKEN)));
+/// ```
+pub fn shown_token(token: &str) -> String {
+    match token.char_indices().nth(MAX_SHOWN_TOKEN) {
+        Some((cut, _)) => format!("{}…", &token[..cut]),
+        None => token.to_string(),
+    }
+}
+
 /// Bits a cell takes in [`Board::packed`].
 const CELL_BITS: usize = 5;
 
@@ -43,7 +63,7 @@ pub enum BoardError {
     /// A cell that is neither a tile number nor a blank mark.
     #[error("{token:?} is not a tile: write tiles as numbers and the blank as 0, x, _ or .")]
     BadCell {
-        /// The offending text.
+        /// The offending text, as [`shown_token`] shows it.
         token: String,
     },
     /// Two separators with nothing between them, or one at an end.
@@ -95,11 +115,11 @@ pub enum BoardError {
         /// The shape the rows spell.
         got: Shape,
     },
-    /// A tile number outside `1 ..= cells - 1`.
+    /// A tile number outside `1 ..= cells - 1`, of any number of digits.
     #[error("tile {tile} is out of range: a {shape} board has tiles 1 to {max}")]
     TileOutOfRange {
-        /// The tile read.
-        tile: u64,
+        /// The number as it was written, as [`shown_token`] shows it.
+        tile: String,
         /// The board's shape.
         shape: Shape,
         /// The largest tile.
@@ -403,7 +423,7 @@ impl Board {
         }
         if let Some(&t) = tiles.iter().find(|&&t| t as usize >= n) {
             return Err(BoardError::TileOutOfRange {
-                tile: t as u64,
+                tile: t.to_string(),
                 shape,
                 max: n - 1,
             });
@@ -501,7 +521,10 @@ impl Board {
         for (slot, &value) in tiles.iter_mut().zip(&cells.values) {
             if value >= count as u64 {
                 return Err(BoardError::TileOutOfRange {
-                    tile: value,
+                    tile: match (value, &cells.long) {
+                        (LONG_NUMBER, Some(written)) => written.clone(),
+                        _ => value.to_string(),
+                    },
                     shape,
                     max: count - 1,
                 });
@@ -698,12 +721,20 @@ impl FromStr for Board {
     }
 }
 
+/// The value [`parse_cell`] gives a number of more digits than any tile
+/// has (out of range on every board): the number itself, as written, is
+/// [`Cells::long`].
+const LONG_NUMBER: u64 = u64::MAX;
+
 /// Cell values read so far: the first [`MAX_CELLS`] kept, the rest only
-/// counted, so that no input, however long, allocates.
+/// counted, so that no input, however long, allocates more than the first
+/// long number's text, cut as messages show it.
 #[derive(Default)]
 struct Cells {
     values: [u64; MAX_CELLS],
     len: usize,
+    /// The first [`LONG_NUMBER`], as [`shown_token`] shows it.
+    long: Option<String>,
 }
 
 impl Cells {
@@ -720,11 +751,17 @@ impl Cells {
         })
     }
 
-    fn push(&mut self, value: u64) {
+    /// Reads one written cell and keeps its value.
+    fn push_token(&mut self, token: &str) -> Result<(), BoardError> {
+        let value = parse_cell(token)?;
+        if value == LONG_NUMBER && self.long.is_none() && self.len < MAX_CELLS {
+            self.long = Some(shown_token(token));
+        }
         if let Some(slot) = self.values.get_mut(self.len) {
             *slot = value;
         }
         self.len += 1;
+        Ok(())
     }
 }
 
@@ -745,34 +782,39 @@ fn parse_row(row: &str, cells: &mut Cells) -> Result<(), BoardError> {
             if token.contains(char::is_whitespace) {
                 return Err(BoardError::MixedSeparators);
             }
-            cells.push(parse_cell(token)?);
+            cells.push_token(token)?;
         }
     } else if has_space {
         for token in row.split_whitespace() {
-            cells.push(parse_cell(token)?);
+            cells.push_token(token)?;
         }
     } else {
         for ch in row.chars() {
             let mut buf = [0u8; 4];
-            cells.push(parse_cell(ch.encode_utf8(&mut buf))?);
+            cells.push_token(ch.encode_utf8(&mut buf))?;
         }
     }
     Ok(())
 }
 
-/// One cell: a number, or a blank mark (as 0).
+/// One cell: a number, or a blank mark (as 0); a number of more than
+/// three digits (past every tile, however long) is [`LONG_NUMBER`].
 fn parse_cell(token: &str) -> Result<u64, BoardError> {
     match token {
         "x" | "X" | "_" | "." => Ok(0),
         // Plain numbers only: no sign, no leading zero (`0` is the blank).
-        _ if token.len() <= 3
+        _ if !token.is_empty()
             && token.bytes().all(|b| b.is_ascii_digit())
             && (token == "0" || !token.starts_with('0')) =>
         {
-            Ok(token.parse().expect("checked digits"))
+            Ok(if token.len() <= 3 {
+                token.parse().expect("checked digits")
+            } else {
+                LONG_NUMBER
+            })
         }
         _ => Err(BoardError::BadCell {
-            token: token.chars().take(20).collect(),
+            token: shown_token(token),
         }),
     }
 }
@@ -871,6 +913,57 @@ mod tests {
     }
 
     #[test]
+    fn a_number_of_any_length_is_out_of_range_as_written() {
+        for digits in [4, 19, 20, 26, 100] {
+            let number = "9".repeat(digits);
+            let shown = shown_token(&number);
+            for text in [
+                format!("{number} 1 2 3 4 5 6 7 0"),
+                format!("1,2,3,4,5,6,7,{number},0"),
+                format!("1 2 3 / 4 5 6 / 7 {number} 0"),
+            ] {
+                let e = Board::parse(&text, None).unwrap_err();
+                assert_eq!(
+                    e.to_string(),
+                    format!("tile {shown} is out of range: a 3x3 board has tiles 1 to 8"),
+                    "{text}"
+                );
+            }
+        }
+        // Cut only past the stated length, always at the same place.
+        let hundred = "1".repeat(100);
+        let e = Board::parse(&format!("{hundred} 1 2 3 4 5 6 7 0"), None).unwrap_err();
+        assert!(e.to_string().starts_with(&format!(
+            "tile {}… is out of range",
+            "1".repeat(MAX_SHOWN_TOKEN)
+        )));
+        let exact = "1".repeat(MAX_SHOWN_TOKEN);
+        assert_eq!(shown_token(&exact), exact);
+        let e = Board::parse("18446744073709551615 1 2 3 4 5 6 7 0", None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "tile 18446744073709551615 is out of range: a 3x3 board has tiles 1 to 8"
+        );
+        let e = Board::parse("256 1 2 3 4 5 6 7 8 0", Some(Shape::new(2, 5).unwrap()));
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "tile 256 is out of range: a 2x5 board has tiles 1 to 9"
+        );
+        // The first number past the range, in reading order, is the one named.
+        let e = Board::parse("1 2 3 4 5 6 7 12345 99999 0", Some(Shape::new(2, 5).unwrap()));
+        assert!(e.unwrap_err().to_string().starts_with("tile 12345 is"));
+        // Leading zeros and signs stay no tile; a long non-number is cut the same way.
+        let e = Board::parse(&format!("{} 1 2 3 4 5 6 7 0", "y".repeat(100)), None);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            format!(
+                "{:?} is not a tile: write tiles as numbers and the blank as 0, x, _ or .",
+                shown_token(&"y".repeat(100))
+            )
+        );
+    }
+
+    #[test]
     fn invalid_boards_are_named() {
         use BoardError::*;
         type Check = fn(&BoardError) -> bool;
@@ -887,7 +980,7 @@ mod tests {
                 matches!(e, DuplicateTile { tile: 7 })
             }),
             ("1 2 3 4 5 6 7 8 9", |e| {
-                matches!(e, TileOutOfRange { tile: 9, .. })
+                matches!(e, TileOutOfRange { tile, .. } if tile == "9")
             }),
             ("1 2 3 4 5 6 7 0 0", |e| {
                 matches!(e, TooManyBlanks { count: 2 })

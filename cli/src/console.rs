@@ -77,19 +77,3 @@ pub fn parse<T: clap::Parser>(program: &str) -> Result<T, ExitCode> {
         }
     }
 }
-
-/// A time given on the command line (`--checkpoint-every`, `--max-time`):
-/// seconds, with an optional s, m or h (`90s`, `5m`, `1.5h`, `0`).
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let t = text.trim();
-    let (number, scale) = match t.char_indices().last() {
-        Some((i, 's')) => (&t[..i], 1.0),
-        Some((i, 'm')) => (&t[..i], 60.0),
-        Some((i, 'h')) => (&t[..i], 3600.0),
-        _ => (t, 1.0),
-    };
-    match number.trim().parse::<f64>() {
-        Ok(n) if n >= 0.0 && n * scale < 1e9 => Ok(std::time::Duration::from_secs_f64(n * scale)),
-        _ => Err(format!("{text:?}: write a time like 90s, 5m or 0")),
-    }
-}

@@ -1,7 +1,54 @@
 //! Sizes in bytes as both programs read and write them: `512M`, `16G`,
 //! `1.5GiB` in (K, M, G and T are powers of 1024, with or without `B` or
 //! `iB`, as memory is counted), `1.6 GB` out (powers of 1000, as file
-//! sizes are written).
+//! sizes are written); and times as both read them: `500ms`, `90s`,
+//! `1.5h`, `1h30m`.
+
+use std::time::Duration;
+
+/// What every time flag of both programs accepts, for their messages.
+pub const TIME_FORMS: &str = "a time like 500ms, 90s, 5m, 1h30m or 0 (a bare number is seconds)";
+
+/// Reads a time, as every time flag of both programs takes it: one or
+/// more numbers, each with a unit (`ms`, `s`, `m`, `h`; also `sec`,
+/// `min`, `hr` and their plurals), added up (`1h30m`, `2m 30s`), or one
+/// bare number of seconds (`10`, `0.5`). At most a billion seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let bad = || format!("{text:?} is not a time: write {TIME_FORMS}");
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    let mut seconds = 0.0f64;
+    let mut parts = 0;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let (number, after) = rest.split_at(digits);
+        let number: f64 = number.parse().map_err(|_| bad())?;
+        let after = after.trim_start();
+        let letters = after
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let (unit, after) = after.split_at(letters);
+        let scale = match unit.to_ascii_lowercase().as_str() {
+            "" if parts == 0 && after.is_empty() => 1.0,
+            "ms" | "msec" | "msecs" | "millis" => 1e-3,
+            "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
+            "m" | "min" | "mins" | "minute" | "minutes" => 60.0,
+            "h" | "hr" | "hrs" | "hour" | "hours" => 3600.0,
+            _ => return Err(bad()),
+        };
+        seconds += number * scale;
+        parts += 1;
+        rest = after.trim_start();
+    }
+    if !(seconds.is_finite() && seconds < 1e9) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
 
 /// Reads a size in bytes: `512M`, `4G`, `1.5G`, `16GiB`, `65536`.
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
@@ -64,6 +111,36 @@ pub fn count(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_read_in_every_unit_with_one_message() {
+        for (text, ms) in [
+            ("0", 0),
+            ("10", 10_000),
+            ("0.5", 500),
+            ("500ms", 500),
+            ("500 ms", 500),
+            ("1.5s", 1_500),
+            ("90s", 90_000),
+            ("5m", 300_000),
+            ("2min", 120_000),
+            ("1h", 3_600_000),
+            ("1h30m", 5_400_000),
+            ("2m 30s", 150_000),
+            ("1m500ms", 60_500),
+            ("3 seconds", 3_000),
+            (" 7S ", 7_000),
+        ] {
+            assert_eq!(parse_duration(text), Ok(Duration::from_millis(ms)), "{text}");
+        }
+        for text in ["", "ms", "-1s", "5x", "1.2.3s", "10 20", "5m10", "1e3s", "2d", "1e10"] {
+            assert_eq!(
+                parse_duration(text),
+                Err(format!("{text:?} is not a time: write {TIME_FORMS}")),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn counts_are_short() {

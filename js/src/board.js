@@ -176,6 +176,26 @@ function fault(values) {
 const tooManyBlanks = (count) =>
   new BoardError("TooManyBlanks", `the board has ${count} blanks; it needs exactly one`);
 const duplicate = (tile) => new BoardError("DuplicateTile", `tile ${tile} appears twice`);
+/** The most characters of one written cell that a message repeats (Rust `MAX_SHOWN_TOKEN`). */
+export const MAX_SHOWN_TOKEN = 40;
+
+/**
+ * A written cell as messages show it: whole up to {@link MAX_SHOWN_TOKEN}
+ * characters, else its first {@link MAX_SHOWN_TOKEN} and `…` (Rust `shown_token`).
+ *
+ * @example
+ * shownToken("7".repeat(100)); // "7777777777777777777777777777777777777777…"
+ * @param {string} token
+ * @returns {string}
+ */
+export function shownToken(token) {
+  const chars = Array.from(token);
+  return chars.length > MAX_SHOWN_TOKEN ? chars.slice(0, MAX_SHOWN_TOKEN).join("") + "…" : token;
+}
+
+/** The value `parseCell` gives a number of more digits than any tile has: `Cells.long` holds it as written. */
+const LONG_NUMBER = Number.POSITIVE_INFINITY;
+
 const outOfRange = (tile, shape, max) =>
   new BoardError("TileOutOfRange", `tile ${tile} is out of range: a ${shapeName(shape)} board has tiles 1 to ${max}`);
 
@@ -229,10 +249,12 @@ export function boardFromTiles(shape, tiles) {
 /** One cell: a number, or a blank mark (as 0) (Rust `parse_cell`). */
 function parseCell(token) {
   if (token === "x" || token === "X" || token === "_" || token === ".") return 0;
-  if (/^[0-9]{1,3}$/.test(token) && (token === "0" || token[0] !== "0")) return Number(token);
+  if (/^[0-9]+$/.test(token) && (token === "0" || token[0] !== "0")) {
+    return token.length <= 3 ? Number(token) : LONG_NUMBER;
+  }
   throw new BoardError(
     "BadCell",
-    `${debugString(Array.from(token).slice(0, 20).join(""))} is not a tile: write tiles as numbers and the blank as 0, x, _ or .`,
+    `${debugString(shownToken(token))} is not a tile: write tiles as numbers and the blank as 0, x, _ or .`,
   );
 }
 
@@ -253,22 +275,25 @@ function parseRow(row, cells) {
       if (HAS_WS.test(token)) {
         throw new BoardError("MixedSeparators", "mixed separators: split cells by spaces or by commas, not both");
       }
-      cells.push(parseCell(token));
+      cells.pushToken(token);
     }
   } else if (HAS_WS.test(row)) {
-    for (const token of row.split(SPLIT_WS)) cells.push(parseCell(token));
+    for (const token of row.split(SPLIT_WS)) cells.pushToken(token);
   } else {
-    for (const ch of row) cells.push(parseCell(ch));
+    for (const ch of row) cells.pushToken(ch);
   }
 }
 
-/** Cell values read so far: the first 25 kept, the rest only counted. */
+/** Cell values read so far: the first 25 kept, the rest only counted; the first long number as written. */
 class Cells {
   constructor() {
     this.values = [];
     this.len = 0;
+    this.long = null;
   }
-  push(v) {
+  pushToken(token) {
+    const v = parseCell(token);
+    if (v === LONG_NUMBER && this.long === null && this.values.length < MAX_CELLS) this.long = shownToken(token);
     if (this.values.length < MAX_CELLS) this.values.push(v);
     this.len++;
   }
@@ -356,7 +381,9 @@ export function parseBoard(input, options = {}) {
   if (count !== n) {
     throw new BoardError("WrongCellCount", `${count} cells given, but a ${shapeName(target)} board has ${n}`);
   }
-  for (const v of cells.values) if (v >= count) throw outOfRange(v, target, count - 1);
+  for (const v of cells.values) {
+    if (v >= count) throw outOfRange(v === LONG_NUMBER ? cells.long : v, target, count - 1);
+  }
   return boardFromTiles(target, cells.values);
 }
 

@@ -106,6 +106,25 @@ describe("parseBoard", () => {
     assert.throws(() => parseBoard("1 2 3 4 5 6 7 8 x x"), { message: "the board has 2 blanks; it needs exactly one" });
   });
 
+  test("a number of any length is out of range as written, cut past 40 characters", () => {
+    const range = "is out of range: a 3x3 board has tiles 1 to 8";
+    for (const digits of [4, 19, 20, 26, 100]) {
+      const number = "9".repeat(digits);
+      const shown = digits > 40 ? `${"9".repeat(40)}…` : number;
+      for (const text of [`${number} 1 2 3 4 5 6 7 0`, `1,2,3,4,5,6,7,${number},0`, `1 2 3 / 4 5 6 / 7 ${number} 0`]) {
+        assert.throws(() => parseBoard(text), { code: "TileOutOfRange", message: `tile ${shown} ${range}` }, text);
+      }
+    }
+    assert.throws(() => parseBoard("18446744073709551615 1 2 3 4 5 6 7 0"), { message: `tile 18446744073709551615 ${range}` });
+    assert.throws(() => parseBoard("256 1 2 3 4 5 6 7 8 0", { size: "2x5" }), {
+      message: "tile 256 is out of range: a 2x5 board has tiles 1 to 9",
+    });
+    assert.throws(() => parseBoard("1 2 3 4 5 6 7 12345 99999 0", { size: "2x5" }), { message: /^tile 12345 is/ });
+    assert.throws(() => parseBoard(`${"y".repeat(100)} 1 2 3 4 5 6 7 0`), {
+      message: `"${"y".repeat(40)}…" is not a tile: write tiles as numbers and the blank as 0, x, _ or .`,
+    });
+  });
+
   test("hostile text is an error, never a hang", () => {
     const cases = [
       "1 ".repeat(1_000_000),
@@ -159,6 +178,10 @@ describe("parseBoard", () => {
       "1/2/3/4/5/6/7/8/0",
       "1 2 3 4 5 6 7 8 999",
       "/",
+      `${"9".repeat(20)} 1 2 3 4 5 6 7 0`,
+      `${"9".repeat(26)} 1 2 3 4 5 6 7 0`,
+      `1 2 3 4 5 6 7 8 ${"9".repeat(100)}`,
+      `1 2 3 4 5 6 7 8 ${"q".repeat(100)}`,
     ];
     const out = await runCli(dir, ["solve", "--json", "--table", file, "--size", "3x3"], lines, {}, [2]);
     assert.equal(out.length, lines.length);

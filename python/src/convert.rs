@@ -63,28 +63,18 @@ fn has_index(item: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 /// The library's message for a cell that is not a tile of `shape`
 /// (`max`: its largest tile), of any size: a negative one is not a tile,
-/// one past `max` is out of range.
+/// one past `max` is out of range, named as Python writes it.
 pub(crate) fn cell_error(cell: &Int, shape: Shape, max: usize) -> String {
+    let written = slidedb::board::shown_token(&cell.text());
     match cell {
-        Int::Negative(token) => BoardError::BadCell {
-            token: token.clone(),
-        }
-        .to_string(),
-        Int::Fits(tile) => BoardError::TileOutOfRange {
-            tile: *tile,
+        Int::Negative(_) => BoardError::BadCell { token: written },
+        Int::Fits(_) | Int::Huge(_) => BoardError::TileOutOfRange {
+            tile: written,
             shape,
             max,
-        }
-        .to_string(),
-        // Past a u64: the library's words, with the number given.
-        Int::Huge(text) => BoardError::TileOutOfRange {
-            tile: u64::MAX,
-            shape,
-            max,
-        }
-        .to_string()
-        .replacen(&u64::MAX.to_string(), text, 1),
+        },
     }
+    .to_string()
 }
 
 /// The most threads `generate` takes, as the command line's `--threads`:
@@ -130,71 +120,19 @@ pub(crate) fn parse_count(count: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 // Boards and sizes from Python values.
 
-/// A board from Python as the text the library parses. A cell given as
-/// an integer that the text cannot carry as it is (the library reads
-/// tiles of up to 3 digits, without a sign) is written as `999` (1,000
-/// or more: out of range, as it is) or `-1` (negative: not a tile, as it
-/// is), and an error about such a cell names its value as given.
-struct BoardText {
-    /// What the library parses.
-    text: String,
-    /// The board as given, for messages.
-    shown: String,
-    /// The cells given as integers, in reading order (none for a string).
-    cells: Vec<Int>,
-}
-
-impl BoardText {
-    fn parse(&self, shape: Option<Shape>) -> Result<Board, String> {
-        Board::parse(&self.text, shape).map_err(|e| self.message(e))
-    }
-
-    /// The message of `e`, naming the cell it is about as given.
-    fn message(&self, e: BoardError) -> String {
-        match e {
-            // The first cell past the largest tile, in reading order.
-            BoardError::TileOutOfRange {
-                tile: 999,
-                shape,
-                max,
-            } => self
-                .cells
-                .iter()
-                .find(|c| match c {
-                    Int::Fits(n) => *n > max as u64,
-                    Int::Huge(_) => true,
-                    Int::Negative(_) => false,
-                })
-                .map(|cell| cell_error(cell, shape, max)),
-            // The first negative cell: the only cells that are not tiles
-            // (whose message names no shape).
-            BoardError::BadCell { ref token } if token == "-1" => self
-                .cells
-                .iter()
-                .find(|c| matches!(c, Int::Negative(_)))
-                .map(|cell| cell_error(cell, Shape::EIGHT, 0)),
-            _ => None,
-        }
-        .unwrap_or_else(|| e.to_string())
-    }
-}
-
 /// A cell given as an integer.
 fn cell(item: &Bound<'_, PyAny>) -> PyResult<Int> {
     integer(item, "board cells must be integers")
 }
 
 /// A board as the text the library parses: a string as it is; a sequence
-/// of integers as its cells; a sequence of rows (nested lists, a 2-D NumPy
+/// of integers as its cells, each as Python writes it (of any size or
+/// sign: the library names a refused cell as given); a sequence of rows (nested lists, a 2-D NumPy
 /// array) as rows split by `/`.
-fn board_text(board: &Bound<'_, PyAny>) -> PyResult<BoardText> {
+fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(text) = board.cast::<PyString>() {
         let text = text.to_cow()?.into_owned();
-        return Ok(BoardText {
-            shown: text.clone(),
-            text,
-            cells: Vec::new(),
-        });
+        return Ok(text);
     }
     if board.is_instance_of::<pyo3::types::PyBytes>() {
         return Err(board_type_error(board));
@@ -239,21 +177,12 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<BoardText> {
             ));
         }
     };
-    let join = |cell: fn(&Int) -> String| {
-        rows.iter()
-            .map(|row| row.iter().map(cell).collect::<Vec<_>>().join(" "))
-            .collect::<Vec<_>>()
-            .join(" / ")
-    };
-    Ok(BoardText {
-        text: join(|c| match c {
-            Int::Fits(n) if *n < 1000 => n.to_string(),
-            Int::Fits(_) | Int::Huge(_) => "999".to_string(),
-            Int::Negative(_) => "-1".to_string(),
-        }),
-        shown: join(Int::text),
-        cells: rows.into_iter().flatten().collect(),
-    })
+    let text = rows
+        .iter()
+        .map(|row| row.iter().map(Int::text).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(" / ");
+    Ok(text)
 }
 
 fn board_type_error(board: &Bound<'_, PyAny>) -> PyErr {
@@ -268,15 +197,13 @@ fn board_type_error(board: &Bound<'_, PyAny>) -> PyErr {
 }
 
 pub(crate) fn parse_board(board: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Board> {
-    board_text(board)?
-        .parse(shape)
-        .map_err(PyValueError::new_err)
+    Board::parse(&board_text(board)?, shape).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 pub(crate) fn parse_goal(goal: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Board> {
     let text = board_text(goal)?;
-    text.parse(shape)
-        .map_err(|e| PyValueError::new_err(format!("bad goal {:?}: {e}", text.shown)))
+    Board::parse(&text, shape)
+        .map_err(|e| PyValueError::new_err(format!("bad goal {text:?}: {e}")))
 }
 
 /// A size: `"3x3"` or `(3, 3)`.

@@ -70,6 +70,21 @@ def test_big_tiles_are_out_of_range(board, tile):
         db.solve(GOOD, goal=board)
 
 
+@pytest.mark.parametrize("digits", [20, 26, 100])
+def test_a_number_of_any_length_is_out_of_range_as_written(digits):
+    # The command line's words for a string or an int of any size: the
+    # number as written, cut with an ellipsis past 40 characters.
+    number = "9" * digits
+    shown = number if digits <= 40 else "9" * 40 + "…"
+    message = f"tile {shown} {OUT_OF_RANGE}"
+    db = slidedb.Database.in_memory()
+    for board in [f"{number} 1 2 3 4 5 6 7 0", with_cell(int(number), at=0)]:
+        with pytest.raises(ValueError) as refused:
+            db.solve(board)
+        assert str(refused.value).startswith(message)
+        assert "not a tile" not in str(refused.value)
+
+
 def test_the_first_tile_out_of_range_is_named():
     cells = with_cell(9, at=2)
     cells[5] = 2**64

@@ -869,7 +869,7 @@ fn compare_stops_a_row_at_its_time_budget_and_says_what_it_did() {
         "--algos",
         "iddfs,idastar",
         "--max-time",
-        "0.5s",
+        "500ms",
     ];
     let (code, out, err) = run(&args, None, data.path());
     assert_eq!(code, 0, "{out}\n{err}");
@@ -1131,6 +1131,30 @@ fn three_tables_serve_every_three_by_three_goal() {
             "3x3-1-2-3-4-5-6-7-8-0.slidedb"
         ]
     );
+}
+
+/// A number of any length is a tile out of range, written as typed (cut
+/// with an ellipsis past 40 characters), as an argument and on stdin.
+#[test]
+fn long_numbers_are_out_of_range_as_typed() {
+    let data = tempdir();
+    for digits in [20, 26, 100] {
+        let number = "9".repeat(digits);
+        let shown = if digits > 40 {
+            format!("{}…", "9".repeat(40))
+        } else {
+            number.clone()
+        };
+        let board = format!("{number} 1 2 3 4 5 6 7 0");
+        let want = format!("tile {shown} is out of range: a 3x3 board has tiles 1 to 8");
+        let (code, out, err) = run(&["solve", &board], None, data.path());
+        assert_eq!((code, out.as_str()), (2, "invalid\n"), "{err}");
+        assert!(err.contains(&want), "{err}");
+        assert!(!err.contains("is not a tile"), "{err}");
+        let (code, out, _) = run(&["solve", "--json"], Some(board.as_bytes()), data.path());
+        assert_eq!(code, 2);
+        assert!(out.contains(&format!("\"error\":\"{want}\"")), "{out}");
+    }
 }
 
 /// Every kind of bad line gets `invalid`, its own message naming the line,

@@ -34,6 +34,58 @@ fn threads_are_bounded() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// Every time flag of both programs reads one grammar (`500ms`, `90s`,
+/// `5m`, `1h30m`, a bare number of seconds) and refuses anything else
+/// with one message.
+#[test]
+fn every_time_flag_reads_one_grammar() {
+    let data = tempdir();
+    let out = data.path().join("t");
+    let hosts = data.path().join("hosts");
+    std::fs::write(&hosts, "127.0.0.1:1\n").unwrap();
+    let out = path_str(&out);
+    let hosts = path_str(&hosts);
+    let flags: [(&str, Vec<&str>); 3] = [
+        ("slidedb", vec!["compare", "1 2 3 4 5 6 7 0 8", "--max-time"]),
+        ("slidedb-gen", vec!["--size", "2x2", "--out", out, "--checkpoint-every"]),
+        (
+            "slidedb-gen",
+            vec!["--hosts", hosts, "--process", "0", "--out", out, "--peer-timeout"],
+        ),
+    ];
+    for (program, args) in &flags {
+        for bad in ["5x", "-1s", "1e3"] {
+            let mut args = args.clone();
+            let flag = format!("{}={bad}", args.pop().unwrap());
+            args.push(&flag);
+            let (code, _, err) = if *program == "slidedb" {
+                run(&args, None, data.path())
+            } else {
+                run_gen(&args, data.path())
+            };
+            assert_eq!(code, 2, "{args:?}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "{bad:?} is not a time: write a time like 500ms, 90s, 5m, 1h30m or 0 (a bare number is seconds)"
+                )),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    let (code, answer, err) = run(
+        &["compare", "1 2 3 4 5 6 7 0 8", "--max-time", "1500ms"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(answer.contains("bfs"), "{answer}");
+    let (code, _, err) = run_gen(
+        &["--size", "2x2", "--out", out, "--checkpoint-every", "1m30s", "--quiet"],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
 /// A search that cannot fit in the memory it may use is never ended by a
 /// failed allocation: by default `compare` leaves such rows out, with a
 /// note; named, or asked of `solve`, a search stops at its memory with one

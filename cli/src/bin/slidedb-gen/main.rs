@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use console::parse_duration;
+use slidedb_cli::units::parse_duration;
 use slidedb::pdb::{self, Partition};
 use slidedb::store::{default_data_dir, pattern_file_name};
 use slidedb::symmetry::GoalClass;

@@ -32,7 +32,7 @@ pub struct CompareArgs {
     json: bool,
     /// Stop each search after this long (like 10s, 2m, or 0 for no limit):
     /// its row says what it did by then. Rows are printed as they finish.
-    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = crate::console::parse_duration)]
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = slidedb_cli::units::parse_duration)]
     max_time: Duration,
     /// No progress on stderr (shown for a row that runs over a second: a
     /// spinner on a terminal, else a line every 5 s).
