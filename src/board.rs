@@ -950,7 +950,10 @@ mod tests {
             "tile 256 is out of range: a 2x5 board has tiles 1 to 9"
         );
         // The first number past the range, in reading order, is the one named.
-        let e = Board::parse("1 2 3 4 5 6 7 12345 99999 0", Some(Shape::new(2, 5).unwrap()));
+        let e = Board::parse(
+            "1 2 3 4 5 6 7 12345 99999 0",
+            Some(Shape::new(2, 5).unwrap()),
+        );
         assert!(e.unwrap_err().to_string().starts_with("tile 12345 is"));
         // Leading zeros and signs stay no tile; a long non-number is cut the same way.
         let e = Board::parse(&format!("{} 1 2 3 4 5 6 7 0", "y".repeat(100)), None);
@@ -979,9 +982,10 @@ mod tests {
             ("1 2 3 4 5 6 7 7 0", |e| {
                 matches!(e, DuplicateTile { tile: 7 })
             }),
-            ("1 2 3 4 5 6 7 8 9", |e| {
-                matches!(e, TileOutOfRange { tile, .. } if tile == "9")
-            }),
+            (
+                "1 2 3 4 5 6 7 8 9",
+                |e| matches!(e, TileOutOfRange { tile, .. } if tile == "9"),
+            ),
             ("1 2 3 4 5 6 7 0 0", |e| {
                 matches!(e, TooManyBlanks { count: 2 })
             }),

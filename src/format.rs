@@ -118,22 +118,21 @@ impl fmt::Display for Section {
     }
 }
 
-/// Why bytes are not a usable file of the kind asked for. Each variant says
-/// what was found and what to do.
-#[derive(Debug, thiserror::Error)]
+/// Why bytes are not a usable file of the kind asked for. Its message says
+/// what was found ([`FileError::fault`]) and then, once, what to do
+/// ([`FileError::advice`]); an error that wraps it with advice of its own
+/// shows only its fault.
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum FileError {
     /// The file could not be read.
-    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: std::path::PathBuf,
         /// What the system said.
-        #[source]
         source: std::io::Error,
     },
     /// Too few bytes for what the header promises.
-    #[error("the file is truncated: {got} bytes, but {expected} are needed; rebuild it")]
     Truncated {
         /// Bytes needed.
         expected: u64,
@@ -141,9 +140,6 @@ pub enum FileError {
         got: u64,
     },
     /// More bytes than the header accounts for.
-    #[error(
-        "the file has {got} bytes, but its header accounts for {expected}: it is damaged; rebuild it"
-    )]
     TrailingBytes {
         /// Bytes the header accounts for.
         expected: u64,
@@ -151,20 +147,13 @@ pub enum FileError {
         got: u64,
     },
     /// The first bytes are not the magic.
-    #[error(
-        "not a slidedb file (it does not start with the bytes of SLIDEDB and a zero): check the path"
-    )]
     BadMagic,
     /// The endianness mark is wrong.
-    #[error(
-        "bad endianness mark {got:#06x} (expected {ENDIAN_MARK:#06x}): the file is damaged; rebuild it"
-    )]
     Endianness {
         /// The mark read.
         got: u16,
     },
     /// A format version this crate does not read.
-    #[error("{}", version_message(*expected, *got))]
     Version {
         /// The version this crate reads.
         expected: u16,
@@ -172,7 +161,6 @@ pub enum FileError {
         got: u16,
     },
     /// A header length other than [`HEADER_LEN`].
-    #[error("header length {got}, expected {expected}: the file is damaged; rebuild it")]
     HeaderLength {
         /// [`HEADER_LEN`].
         expected: u32,
@@ -180,9 +168,6 @@ pub enum FileError {
         got: u32,
     },
     /// A checksum does not match.
-    #[error(
-        "the {section} checksum does not match (stored {stored:#010x}, computed {computed:#010x}): the file is damaged; rebuild it"
-    )]
     Checksum {
         /// The part that is damaged.
         section: Section,
@@ -192,14 +177,12 @@ pub enum FileError {
         computed: u32,
     },
     /// A kind of file this crate does not know.
-    #[error("unknown file kind {got}: made by a newer slidedb? rebuild it with this one")]
     Kind {
         /// The kind read.
         got: u16,
     },
     /// A file of another kind: pattern databases where a full table was
     /// wanted, or the reverse.
-    #[error("this file is {got}, not {expected}: check the path")]
     WrongKind {
         /// What was wanted.
         expected: Kind,
@@ -207,35 +190,135 @@ pub enum FileError {
         got: Kind,
     },
     /// An entry encoding this crate does not know.
-    #[error("unknown entry encoding {got}: made by a newer slidedb? rebuild it with this one")]
     Encoding {
         /// The encoding read.
         got: u16,
     },
     /// Offsets and lengths that do not describe a valid layout.
-    #[error("bad layout: {what}: the file is damaged; rebuild it")]
     Layout {
         /// What is wrong.
         what: String,
     },
     /// Metadata that does not decode, or that contradicts itself, the
     /// header or the body.
-    #[error("bad metadata: {what}: the file is damaged; rebuild it")]
     Metadata {
         /// What is wrong.
         what: String,
     },
 }
 
-fn version_message(expected: u16, got: u16) -> String {
-    if got < expected {
-        format!(
-            "format version {got}, written by an older slidedb (this one reads version {expected}, whose files record the goal they were built for): rebuild it"
-        )
-    } else {
-        format!(
-            "format version {got}, written by a newer slidedb (this one reads version {expected}): use that slidedb, or rebuild it"
-        )
+impl FileError {
+    /// What is wrong, without what to do about it: for an error that
+    /// gives advice of its own, such as a shard that can be copied again.
+    ///
+    /// ```
+    /// use slidedb::format::FileError;
+    /// let e = FileError::Truncated { expected: 128, got: 10 };
+    /// assert_eq!(e.fault().to_string(), "the file is truncated: 10 bytes, but 128 are needed");
+    /// assert_eq!(e.to_string(), "the file is truncated: 10 bytes, but 128 are needed; rebuild it");
+    /// ```
+    pub fn fault(&self) -> impl fmt::Display + '_ {
+        Fault(self)
+    }
+
+    /// What to do about it, once: `rebuild it`, `check the path`, …;
+    /// `None` where the fault is the system's (a file that cannot be read).
+    pub fn advice(&self) -> Option<&'static str> {
+        use FileError::*;
+        Some(match self {
+            Io { .. } => return None,
+            BadMagic | WrongKind { .. } => "check the path",
+            Kind { .. } | Encoding { .. } => "rebuild it with this one",
+            Version { expected, got } if got > expected => "use that slidedb, or rebuild it",
+            Truncated { .. }
+            | TrailingBytes { .. }
+            | Endianness { .. }
+            | Version { .. }
+            | HeaderLength { .. }
+            | Checksum { .. }
+            | Layout { .. }
+            | Metadata { .. } => "rebuild it",
+        })
+    }
+}
+
+/// [`FileError::fault`].
+struct Fault<'a>(&'a FileError);
+
+impl fmt::Display for Fault<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use FileError::*;
+        match self.0 {
+            Io { path, .. } => write!(f, "cannot read {}", path.display()),
+            Truncated { expected, got } => write!(
+                f,
+                "the file is truncated: {got} bytes, but {expected} are needed"
+            ),
+            TrailingBytes { expected, got } => write!(
+                f,
+                "the file has {got} bytes, but its header accounts for {expected}: it is damaged"
+            ),
+            BadMagic => f.write_str(
+                "not a slidedb file (it does not start with the bytes of SLIDEDB and a zero)",
+            ),
+            Endianness { got } => write!(
+                f,
+                "bad endianness mark {got:#06x} (expected {ENDIAN_MARK:#06x}): the file is damaged"
+            ),
+            Version { expected, got } if got < expected => write!(
+                f,
+                "format version {got}, written by an older slidedb (this one reads version {expected}, whose files record the goal they were built for)"
+            ),
+            Version { expected, got } => write!(
+                f,
+                "format version {got}, written by a newer slidedb (this one reads version {expected})"
+            ),
+            HeaderLength { expected, got } => write!(
+                f,
+                "header length {got}, expected {expected}: the file is damaged"
+            ),
+            Checksum {
+                section,
+                stored,
+                computed,
+            } => write!(
+                f,
+                "the {section} checksum does not match (stored {stored:#010x}, computed {computed:#010x}): the file is damaged"
+            ),
+            Kind { got } => write!(f, "unknown file kind {got}: made by a newer slidedb?"),
+            WrongKind { expected, got } => write!(f, "this file is {got}, not {expected}"),
+            Encoding { got } => {
+                write!(f, "unknown entry encoding {got}: made by a newer slidedb?")
+            }
+            Layout { what } => write!(f, "bad layout: {what}: the file is damaged"),
+            Metadata { what } => write!(f, "bad metadata: {what}: the file is damaged"),
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fault = self.fault();
+        let Some(advice) = self.advice() else {
+            return write!(f, "{fault}");
+        };
+        // "…: the file is damaged; rebuild it", "…: check the path",
+        // "…: made by a newer slidedb? rebuild it with this one".
+        let between = match self {
+            FileError::Kind { .. } | FileError::Encoding { .. } => " ",
+            FileError::BadMagic | FileError::WrongKind { .. } | FileError::Version { .. } => ": ",
+            _ => "; ",
+        };
+        write!(f, "{fault}{between}{advice}")
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Io { source, .. } => Some(source),
+            _ => None,
+        }
     }
 }
 

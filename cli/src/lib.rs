@@ -2,7 +2,8 @@
 //! the console (stderr lines that never panic, stdout whose write errors
 //! are named, clap's help written with its errors checked) and the
 //! completion scripts and manual pages generated from their definitions,
-//! sizes in bytes as both read and write them, and how progress is shown.
+//! sizes in bytes as both read and write them, and how progress is shown;
+//! the commands that build a damaged file again.
 //!
 //! The library is the product: every answer comes from the `slidedb`
 //! crate; this package holds only arguments, rendering and exit codes.
@@ -13,4 +14,5 @@
 pub mod console;
 pub mod manual;
 pub mod progress;
+pub mod rebuild;
 pub mod units;

@@ -131,9 +131,15 @@ mod tests {
             ("3 seconds", 3_000),
             (" 7S ", 7_000),
         ] {
-            assert_eq!(parse_duration(text), Ok(Duration::from_millis(ms)), "{text}");
+            assert_eq!(
+                parse_duration(text),
+                Ok(Duration::from_millis(ms)),
+                "{text}"
+            );
         }
-        for text in ["", "ms", "-1s", "5x", "1.2.3s", "10 20", "5m10", "1e3s", "2d", "1e10"] {
+        for text in [
+            "", "ms", "-1s", "5x", "1.2.3s", "10 20", "5m10", "1e3s", "2d", "1e10",
+        ] {
             assert_eq!(
                 parse_duration(text),
                 Err(format!("{text:?} is not a time: write {TIME_FORMS}")),

@@ -202,8 +202,7 @@ pub(crate) fn parse_board(board: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyR
 
 pub(crate) fn parse_goal(goal: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Board> {
     let text = board_text(goal)?;
-    Board::parse(&text, shape)
-        .map_err(|e| PyValueError::new_err(format!("bad goal {text:?}: {e}")))
+    Board::parse(&text, shape).map_err(|e| PyValueError::new_err(format!("bad goal {text:?}: {e}")))
 }
 
 /// A size: `"3x3"` or `(3, 3)`.

@@ -831,7 +831,8 @@ impl Database {
                     return Ok(rare);
                 }
                 Ok(_) => format!("they go to a distance short of {upto}"),
-                Err(e) => e.to_string(),
+                // What is wrong, not what to do: slidedb lists them again.
+                Err(e) => e.fault().to_string(),
             };
             self.inner.report(&Event::RareLayersUnusable {
                 path: path.clone(),

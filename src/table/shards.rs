@@ -139,19 +139,21 @@ pub enum ShardError {
     },
     /// The manifest is damaged, or not a manifest.
     #[error(
-        "{path} is not a usable manifest: copy it again from a process that wrote it, or build the sharded table again"
+        "{path} is not a usable manifest: {}; copy it again from a process that wrote it, or build the sharded table again",
+        fault.fault()
     )]
     Table {
         /// The file.
         path: PathBuf,
-        /// What is wrong.
-        #[source]
-        source: FileError,
+        /// What is wrong (its own advice, to rebuild the file, is this
+        /// error's: copy it again, or build the whole table again).
+        fault: FileError,
     },
     /// A shard is damaged, or not a shard.
     #[error(
-        "{path} is not a usable shard: copy it again from the process that wrote it, or build the sharded table again ({} goal {goal} on {workers} workers)",
-        goal.shape()
+        "{path} is not a usable shard of the {} goal {goal} on {workers} workers: {}; copy it again from the process that wrote it, or build the sharded table again",
+        goal.shape(),
+        fault.fault()
     )]
     Damaged {
         /// The shard.
@@ -160,9 +162,8 @@ pub enum ShardError {
         goal: Board,
         /// Its workers (shards).
         workers: usize,
-        /// What is wrong.
-        #[source]
-        source: FileError,
+        /// What is wrong (its own advice is this error's).
+        fault: FileError,
     },
     /// A shard does not belong with the manifest.
     #[error(
@@ -191,9 +192,9 @@ fn read_manifest(dir: &Path) -> Result<(ManifestMetadata, Vec<u8>), ShardError> 
             source,
         },
     })?;
-    let table = |source| ShardError::Table {
+    let table = |fault| ShardError::Table {
         path: path.clone(),
-        source,
+        fault,
     };
     let frame = format::read::<ManifestMetadata>(&bytes, Kind::ShardManifest, ENCODING_MOD3)
         .map_err(table)?;
@@ -285,7 +286,7 @@ impl ShardBodies {
     /// Checks every body's CRC-32 against the manifest's.
     pub(crate) fn verify(&self) -> Result<(), FileError> {
         self.check().map_err(|e| match e {
-            ShardError::Damaged { source, .. } => source,
+            ShardError::Damaged { fault, .. } => fault,
             other => FileError::metadata(other.to_string()),
         })
     }
@@ -294,12 +295,12 @@ impl ShardBodies {
     /// shard that does not match.
     pub(crate) fn check(&self) -> Result<(), ShardError> {
         for ((shard, &crc), path) in self.shards.iter().zip(&self.crcs).zip(&self.paths) {
-            format::check_body(&shard.map[shard.body.clone()], crc).map_err(|source| {
+            format::check_body(&shard.map[shard.body.clone()], crc).map_err(|fault| {
                 ShardError::Damaged {
                     path: path.clone(),
                     goal: self.goal,
                     workers: self.shards.len(),
-                    source,
+                    fault,
                 }
             })?;
         }
@@ -352,11 +353,11 @@ pub(crate) fn open_shards(
                 source,
             },
         };
-        let table = |source| ShardError::Damaged {
+        let table = |fault| ShardError::Damaged {
             path: path.clone(),
             goal,
             workers,
-            source,
+            fault,
         };
         let map = crate::store::map_file(&path).map_err(|e| match e {
             FileError::Io { source, .. } => read(source),

@@ -434,6 +434,7 @@ fn assert_bad_table(bad: &Path, data: &Path) {
         assert_eq!(code, 2, "{args:?}: stdout {stdout:?}, stderr {stderr:?}");
         assert_eq!(stdout, "", "{args:?}");
         assert!(stderr.contains("slidedb: error:"), "{args:?}: {stderr:?}");
+        assert_one_advice(&stderr);
     }
 }
 
@@ -522,13 +523,19 @@ fn a_damaged_tables_hint_is_a_command_that_works() {
         let solve = ["solve", "--table", path_str(table), board];
         let (code, _, err) = run(&solve, None, data.path());
         assert_eq!(code, 2, "{err}");
+        // The command runs to the end of its line, or to what it leaves
+        // to the user in brackets.
         let suggested = err
-            .split_once("with slidedb-gen ")
-            .and_then(|(_, rest)| rest.split_once(" ("))
-            .unwrap_or_else(|| panic!("no command in {err}"))
-            .0;
+            .split_once("slidedb-gen ")
+            .and_then(|(_, rest)| rest.lines().next())
+            .map(|command| command.split(" (").next().unwrap_or(command))
+            .unwrap_or_else(|| panic!("no command in {err}"));
+        assert_one_advice(&err);
         let mut args: Vec<&str> = suggested.split_whitespace().collect();
-        args.extend(["--size", size, "--quiet"]);
+        if !args.contains(&"--size") {
+            args.extend(["--size", size]);
+        }
+        args.push("--quiet");
         let (code, _, gen_err) = run_gen(&args, data.path());
         assert_eq!(code, 0, "{err}\nsuggested {args:?}: {gen_err}");
         let (code, out, err) = run(&solve, None, data.path());

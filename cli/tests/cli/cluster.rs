@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use slidedb::{Board, Shape, generate};
 
 use crate::durability::Tmpfs;
-use crate::exe::{path_str, run, run_gen, tempdir};
+use crate::exe::{assert_one_advice, path_str, run, run_gen, tempdir};
 
 const SLIDEDB_GEN: &str = env!("CARGO_BIN_EXE_slidedb-gen");
 
@@ -834,6 +834,7 @@ fn a_missing_or_damaged_shard_is_named_once_with_a_command_that_works() {
         "{err}"
     );
     assert_said_once(&err);
+    assert_one_advice(&err);
     let (code, _, query) = run(
         &["solve", "--table", path_str(&shards), "1 2 3 4 5 6 0 7"],
         None,
@@ -845,8 +846,24 @@ fn a_missing_or_damaged_shard_is_named_once_with_a_command_that_works() {
         "{query}"
     );
     assert_said_once(&query);
+    assert_one_advice(&query);
+    // A damaged manifest: what is wrong, then once what to do.
+    let manifest = shards.join("manifest.slidedb");
+    let kept = fs::read(&manifest).unwrap();
+    let mut bytes = kept.clone();
+    bytes[100] ^= 1;
+    fs::write(&manifest, bytes).unwrap();
+    let (code, _, broken) = run(
+        &["solve", "--table", path_str(&shards), "1 2 3 4 5 6 0 7"],
+        None,
+        dir.path(),
+    );
+    assert_eq!(code, 2, "{broken}");
+    assert!(broken.contains("is not a usable manifest"), "{broken}");
+    assert_one_advice(&broken);
+    fs::write(&manifest, kept).unwrap();
     let (_, command) = err
-        .split_once("build it again with\n    slidedb-gen ")
+        .split_once("build the sharded table again, with\n    slidedb-gen ")
         .unwrap_or_else(|| panic!("no command in {err}"));
     let args: Vec<&str> = command.split_whitespace().collect();
     let (code, _, gen_err) = run_gen(&args, dir.path());

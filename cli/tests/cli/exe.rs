@@ -181,3 +181,40 @@ pub fn gen_table(dir: &Path, name: &str, data: &Path) -> PathBuf {
     assert!(out.is_file());
     out
 }
+
+/// Asserts that an error says what to do once: at most one of the
+/// library's pieces of advice (each a whole sentence, alternatives
+/// included), and no other `rebuild …`/`… again`/`check the path`
+/// beside it. A command that shows how to follow the advice
+/// (`…, with\n    slidedb-gen …`) is part of it.
+pub fn assert_one_advice(err: &str) {
+    const ADVICE: [&str; 8] = [
+        "copy it again from the process that wrote it, or build the sharded table again",
+        "copy it again from a process that wrote it, or build the sharded table again",
+        "copy every shard of one finished build into the directory, or build again",
+        "use that slidedb, or rebuild it",
+        "rebuild it with this one",
+        "rebuild it",
+        "check the path",
+        "listing them again",
+    ];
+    let mut rest = err.to_string();
+    let mut found = Vec::new();
+    for advice in ADVICE {
+        while let Some(at) = rest.find(advice) {
+            found.push(advice);
+            rest.replace_range(at..at + advice.len(), "<advice>");
+        }
+    }
+    assert!(
+        found.len() <= 1,
+        "advice given {} times: {found:?} in {err}",
+        found.len()
+    );
+    for twice in ["rebuild", " again", "check the path"] {
+        assert!(
+            !rest.contains(twice),
+            "{twice:?} beside the advice {found:?} in {err}"
+        );
+    }
+}

@@ -276,6 +276,7 @@ fn a_damaged_table_stops_a_batch_with_one_error() {
         "{err}"
     );
     assert!(!err.contains("invalid"), "{err}");
+    assert_one_advice(&err);
 }
 
 /// Without `SLIDEDB_DATA` the data folder is `$XDG_DATA_HOME/slidedb`, else
@@ -635,6 +636,7 @@ fn damaged_pattern_databases_over_4_mib_give_no_answer() {
         err.contains("checksum") && err.contains("pdb-6-6-3"),
         "{err}"
     );
+    assert_one_advice(&err);
 }
 
 /// A data folder that is a file says so, to both programs (a board that

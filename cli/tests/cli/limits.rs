@@ -19,6 +19,13 @@ fn threads_are_bounded() {
         assert!(err.contains("use 1 to 256 threads"), "{n}: {err}");
         assert!(!data.path().join("t").exists());
     }
+    // Workers are counted as workers.
+    let (code, _, err) = run_gen(
+        &["--workers=0", "--out", path_str(&data.path().join("w"))],
+        data.path(),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("use 1 to 256 workers"), "{err}");
     let (code, _, err) = run_gen(
         &[
             "--threads",
@@ -46,11 +53,25 @@ fn every_time_flag_reads_one_grammar() {
     let out = path_str(&out);
     let hosts = path_str(&hosts);
     let flags: [(&str, Vec<&str>); 3] = [
-        ("slidedb", vec!["compare", "1 2 3 4 5 6 7 0 8", "--max-time"]),
-        ("slidedb-gen", vec!["--size", "2x2", "--out", out, "--checkpoint-every"]),
+        (
+            "slidedb",
+            vec!["compare", "1 2 3 4 5 6 7 0 8", "--max-time"],
+        ),
         (
             "slidedb-gen",
-            vec!["--hosts", hosts, "--process", "0", "--out", out, "--peer-timeout"],
+            vec!["--size", "2x2", "--out", out, "--checkpoint-every"],
+        ),
+        (
+            "slidedb-gen",
+            vec![
+                "--hosts",
+                hosts,
+                "--process",
+                "0",
+                "--out",
+                out,
+                "--peer-timeout",
+            ],
         ),
     ];
     for (program, args) in &flags {
@@ -80,7 +101,15 @@ fn every_time_flag_reads_one_grammar() {
     assert_eq!(code, 0, "{err}");
     assert!(answer.contains("bfs"), "{answer}");
     let (code, _, err) = run_gen(
-        &["--size", "2x2", "--out", out, "--checkpoint-every", "1m30s", "--quiet"],
+        &[
+            "--size",
+            "2x2",
+            "--out",
+            out,
+            "--checkpoint-every",
+            "1m30s",
+            "--quiet",
+        ],
         data.path(),
     );
     assert_eq!(code, 0, "{err}");

@@ -226,20 +226,5 @@ fn rebuild(e: &ShardError, dir: &Path) -> Option<String> {
     let ShardError::Damaged { goal, workers, .. } = e else {
         return None;
     };
-    let shape = goal.shape();
-    let mut command = format!("slidedb-gen --size {shape}");
-    if *goal != Board::solved(shape) {
-        command.push_str(&format!(" --goal \"{goal}\""));
-    }
-    Some(if shape.cells() <= slidedb::MAX_IN_MEMORY_CELLS {
-        format!(
-            "or build it again with\n    {command} --workers {workers} --out {} --force",
-            dir.display()
-        )
-    } else {
-        format!(
-            "or build it again with {command} --hosts FILE --process I --out DIR --force on each host ({workers} workers in all), then copy the shards into {}",
-            dir.display()
-        )
-    })
+    Some(slidedb_cli::rebuild::sharded_table(goal, *workers, dir))
 }

@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use slidedb_cli::units::parse_duration;
 use slidedb::pdb::{self, Partition};
 use slidedb::store::{default_data_dir, pattern_file_name};
 use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Shape, default_file_name, generate, write_atomic};
+use slidedb_cli::units::parse_duration;
 
 /// Build the exact distance table of a sliding-tile puzzle: one reverse
 /// breadth-first search from the goal over every reachable board.
@@ -67,7 +67,7 @@ struct Args {
     /// Build with the distributed search, on N timely dataflow workers in
     /// this process (with --hosts: in each process), writing a directory of
     /// shards and a manifest to --out DIR (see `slidedb-gen merge`).
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", value_parser = parse_workers)]
     workers: Option<usize>,
     /// Build on several processes, perhaps on several hosts: FILE lists one
     /// host:port per line, process I listens on line I (from 0), and every
@@ -140,11 +140,21 @@ const MAX_THREADS: usize = 256;
 
 /// `--threads N`, bounded.
 fn parse_threads(text: &str) -> Result<usize, String> {
+    parse_per_core(text, "threads")
+}
+
+/// `--workers N`, bounded as threads are: each worker is a thread.
+fn parse_workers(text: &str) -> Result<usize, String> {
+    parse_per_core(text, "workers")
+}
+
+/// A count of `what` that runs one a core at best: 1 to [`MAX_THREADS`].
+fn parse_per_core(text: &str, what: &str) -> Result<usize, String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     match text.parse::<usize>() {
         Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
         _ => Err(format!(
-            "use 1 to {MAX_THREADS} threads (this machine has {cores} cores)"
+            "use 1 to {MAX_THREADS} {what} (this machine has {cores} cores)"
         )),
     }
 }

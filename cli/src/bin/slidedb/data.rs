@@ -388,20 +388,7 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
         DatabaseError::Shards {
             path,
             source: slidedb::table::ShardError::Damaged { goal, workers, .. },
-        } => {
-            let how = format!("--size {} --goal \"{goal}\"", goal.shape());
-            Some(if goal.shape().cells() <= slidedb::MAX_IN_MEMORY_CELLS {
-                format!(
-                    "or build it again with slidedb-gen --workers {workers} --out {} --force (and {how}, as it was built)",
-                    path.display()
-                )
-            } else {
-                format!(
-                    "or build it again with slidedb-gen --hosts FILE --process I --out DIR --force on each host ({workers} workers in all, and {how}), then copy the shards into {}",
-                    path.display()
-                )
-            })
-        }
+        } => Some(slidedb_cli::rebuild::sharded_table(goal, *workers, path)),
         _ => None,
     };
     match hint {
