@@ -40,6 +40,7 @@ mod common {
 
 mod cli;
 mod cluster;
+mod docs;
 mod durability;
 mod exe;
 mod goals;
