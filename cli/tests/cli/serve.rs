@@ -1718,7 +1718,7 @@ fn a_batch_waiting_for_a_search_thread_keeps_its_answered_lines() {
     thread::sleep(Duration::from_millis(200));
     let second = thread::spawn(move || {
         let target = url("/api/v1/solve", &[("goal", KORF_GOAL)]);
-        let body = format!("{KORF_2}\n");
+        let body = format!("{KORF_1}\n");
         request(
             addr,
             "POST",
