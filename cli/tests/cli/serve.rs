@@ -1269,6 +1269,47 @@ fn slow_request_body_is_408_or_closed() {
     server.stop();
 }
 
+/// A body sent a byte at a time, each byte well within the client
+/// timeout of the last, is still cut off once the whole body has taken
+/// longer than the timeout: 408, long before the last byte.
+#[test]
+fn a_body_sent_a_byte_at_a_time_is_408_at_the_timeout() {
+    let server = Server::start(&["--client-timeout-ms", "1000"]);
+    let body = b"2 3 4 1 5 x 7 6 8\n8 6 7 2 5 4 3 0 1\n";
+    let mut stream = TcpStream::connect(server.addr).expect("connect");
+    let head = format!(
+        "POST /api/v1/solve HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("send the head");
+    let started = Instant::now();
+    let mut writing = stream.try_clone().expect("clone the stream");
+    // A byte every 200 ms: the whole body would take 7 s.
+    let drip = thread::spawn(move || {
+        for byte in body {
+            if writing.write_all(&[*byte]).is_err() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(200));
+        }
+    });
+    let (got, _, timed_out) = read_until_closed(&mut stream, started + Duration::from_secs(15));
+    let took = started.elapsed();
+    assert!(!timed_out, "no answer within 15 s");
+    let response =
+        parse_response(&got).unwrap_or_else(|e| panic!("{e}: {:?}", String::from_utf8_lossy(&got)));
+    let message = response.error(408);
+    assert!(message.contains("1000 ms"), "{message}");
+    assert!(
+        took < Duration::from_secs(4),
+        "the 408 came after {took:?}, as the body dripped"
+    );
+    let _ = stream.shutdown(Shutdown::Both);
+    drip.join().expect("the drip thread");
+    assert_eq!(server.get("/healthz").status, 200);
+    server.stop();
+}
+
 /// A slow-loris flood: hundreds of connections sending their headers a
 /// byte at a time. Ordinary probes still answer, each within a second,
 /// while the flood lasts, and the server cuts every slow connection off

@@ -157,17 +157,20 @@ impl<S: Send + Sync> FromRequestParts<S> for NoParams {
 }
 
 /// The body, whole (bounded by `MAX_BODY` and the client's time): too
-/// large is 413, too slow 408.
+/// large is 413, too slow 408. The client's time bounds the whole body,
+/// not only each wait between its pieces (as the body's own layer does),
+/// so that a body sent a byte at a time cannot hold a request open.
 pub struct BodyBytes(pub Bytes);
 
 impl FromRequest<Arc<State>> for BodyBytes {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &Arc<State>) -> Result<Self, ApiError> {
-        Bytes::from_request(request, state)
-            .await
-            .map(BodyBytes)
-            .map_err(|e| body_refused(e, state.client_timeout))
+        let limit = state.client_timeout;
+        match tokio::time::timeout(limit, Bytes::from_request(request, state)).await {
+            Err(_) => Err(ApiError::slow_body(limit)),
+            Ok(read) => read.map(BodyBytes).map_err(|e| body_refused(e, limit)),
+        }
     }
 }
 
