@@ -68,6 +68,7 @@ pub async fn answer<T: Send + 'static>(
     let guard = Abandoned::default();
     let abandoned = guard.0.clone();
     let stopping = state.stopping.clone();
+    let searcher = engine.clone();
     let done = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let mut watch = || {
@@ -77,7 +78,7 @@ pub async fn answer<T: Send + 'static>(
                 ControlFlow::Continue(())
             }
         };
-        work(&engine, &mut watch)
+        work(&searcher, &mut watch)
     })
     .await?;
     // Answered: the guard's flag no longer matters.
@@ -86,7 +87,7 @@ pub async fn answer<T: Send + 'static>(
         Ok(answer) => Ok(answer),
         // Stopped by the watch: past the budget (or the server stopping).
         Err(SolveError::Stopped { stats }) => {
-            Err(ApiError::past_budget(state.budget, stats.expanded))
+            Err(ApiError::past_budget(state.budget, stats.expanded, &engine))
         }
         Err(e) => Err(e.into()),
     }

@@ -16,7 +16,7 @@ use slidedb::request;
 use slidedb::{Board, Engine, Shape, SolveError};
 
 use super::answer::{engine, search_turn};
-use super::error::ApiError;
+use super::error::{ApiError, past_budget_why};
 use super::extract::{BodyBytes, Goal, toward};
 use super::limits::{CHUNK_LINES, MAX_BATCH};
 use super::state::State;
@@ -63,8 +63,10 @@ fn read_line(bytes: &[u8], size: Option<Shape>) -> (String, Result<Board, String
 /// a batch holds a search thread no longer than a single request may. The
 /// line whose search is under way when it runs out gets "took longer than
 /// this server allows"; the search lines after it are not begun, and get
-/// "not tried", so that a client knows to send them again. Table lookups
-/// are answered whatever is left of the budget.
+/// "not tried", so that a client knows to send them again; so do all of
+/// them when no search thread comes free within the budget. The lines
+/// answered are kept, and table lookups are answered whatever is left of
+/// the budget.
 async fn batch(
     state: Arc<State>,
     Goal { size, goal }: Goal,
@@ -100,19 +102,36 @@ async fn batch(
     let searching = engines
         .iter()
         .any(|(_, e)| e.as_ref().is_ok_and(|e| !e.is_lookup()));
-    let permit = if searching {
-        Some(search_turn(&state).await?)
-    } else {
-        None
-    };
     let budget = state.budget;
+    // The budget counts from here, the wait for a turn included, as a
+    // single request's does.
+    let deadline = Instant::now() + budget;
+    // No turn (every search thread busy for the whole budget, or the
+    // server stopping): the lookups are answered all the same, and each
+    // search line says it was not tried.
+    let (permit, no_turn) = if searching {
+        match search_turn(&state).await {
+            Ok(permit) => (Some(permit), None),
+            Err(_) if state.stopping.load(Relaxed) => {
+                (None, Some("the server is stopping".to_string()))
+            }
+            Err(_) => (
+                None,
+                Some(format!(
+                    "every search thread stayed busy for {} ms; send this line again",
+                    budget.as_millis()
+                )),
+            ),
+        }
+    } else {
+        (None, None)
+    };
     let stopping = state.stopping.clone();
     // Unbounded, so that a client that reads slowly never holds a thread:
     // the whole answer is at most MAX_BATCH lines.
     let (send, receive) = tokio::sync::mpsc::unbounded_channel::<Result<Bytes, Infallible>>();
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let deadline = Instant::now() + budget;
         let spent = || Instant::now() >= deadline;
         let stopped = || stopping.load(Relaxed);
         let mut chunk = String::new();
@@ -135,6 +154,9 @@ async fn batch(
                         .1;
                     match engine {
                         Err(e) => invalid(e.clone()),
+                        Ok(engine) if !engine.is_lookup() && no_turn.is_some() => {
+                            invalid(format!("not tried: {}", no_turn.as_deref().unwrap_or("")))
+                        }
                         // Past the budget, the searches left are not begun.
                         Ok(engine) if !engine.is_lookup() && stopped() => {
                             invalid("not tried: the server is stopping".to_string())
@@ -157,8 +179,9 @@ async fn batch(
                                     invalid("the search stopped: the server is stopping".into())
                                 }
                                 Err(SolveError::Stopped { .. }) => invalid(format!(
-                                    "the search took longer than this server allows ({} ms for all the searches of a request)",
-                                    budget.as_millis()
+                                    "the search took longer than this server allows ({} ms for all the searches of a request); {}",
+                                    budget.as_millis(),
+                                    past_budget_why(engine)
                                 )),
                                 Err(e) => invalid(e.to_string()),
                             }

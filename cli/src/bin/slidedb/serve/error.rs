@@ -1,9 +1,9 @@
 //! The error answer: a status and `{"error": "…"}`, worded for the client
 //! (no file, no command: those go to the operator's log).
 //!
-//! Handlers return [`ApiError`] and meet the library's and axum's errors
-//! with `?`: a rejected query or body, a failed blocking task, a
-//! [`SolveError`]. The one conversion that needs the server, a
+//! Handlers return [`ApiError`] and meet the library's errors with `?`: a
+//! failed blocking task, a [`SolveError`] (a query and a body are refused
+//! where they are read, in `extract`). The one conversion that needs the server, a
 //! [`DatabaseError`] (its detail goes to the operator's log), is
 //! [`ApiError::database`]; a search past its budget, worded with the
 //! budget, is [`ApiError::past_budget`].
@@ -11,11 +11,10 @@
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use slidedb::request::RequestError;
-use slidedb::{Board, DatabaseError, SolveError};
+use slidedb::{Board, DatabaseError, Engine, SolveError};
 use tokio::task::JoinError;
 
 use super::limits::{MAX_BATCH, MAX_BODY, REQUEST_TIMEOUT};
@@ -82,13 +81,28 @@ impl ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
     }
 
-    /// 503: a search stopped at its budget after `expanded` nodes.
-    pub fn past_budget(budget: Duration, expanded: u64) -> ApiError {
+    /// 408: a body that did not arrive within `client_timeout`.
+    pub fn slow_body(client_timeout: Duration) -> ApiError {
+        ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the body did not arrive within the {} ms this server waits for it: send it at once, or in smaller batches",
+                client_timeout.as_millis()
+            ),
+        )
+    }
+
+    /// 503: a search by `engine` stopped at its budget after `expanded`
+    /// nodes. Where the engine has no pattern databases (IDA* with
+    /// Manhattan distance), asking again cannot help, and the answer says
+    /// why instead ([`past_budget_why`]).
+    pub fn past_budget(budget: Duration, expanded: u64, engine: &Engine) -> ApiError {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "the search took longer than this server allows ({} ms) after {expanded} nodes; try again later or ask an easier board",
-                budget.as_millis()
+                "the search took longer than this server allows ({} ms) after {expanded} nodes; {}",
+                budget.as_millis(),
+                past_budget_why(engine)
             ),
         )
     }
@@ -121,28 +135,6 @@ impl ApiError {
             ));
         }
         ApiError::new(status, told)
-    }
-}
-
-impl From<BytesRejection> for ApiError {
-    fn from(e: BytesRejection) -> ApiError {
-        let text = e.body_text();
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::too_large()
-        } else if text.contains("timeout") {
-            ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "the body did not arrive in time (--client-timeout-ms)",
-            )
-        } else {
-            ApiError::bad(format!("cannot read the body: {text}"))
-        }
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(e: QueryRejection) -> ApiError {
-        ApiError::bad(format!("bad query: {}", e.body_text()))
     }
 }
 
@@ -180,6 +172,23 @@ impl From<SolveError> for ApiError {
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError::new(status, e.to_string())
+    }
+}
+
+/// What a search past its budget leaves the client to do: with pattern
+/// databases, try again later (the server may have been busy) or ask an
+/// easier board; without, the board may be too hard for this server at
+/// all, which no second try changes (the operator's log says how to build
+/// them).
+pub fn past_budget_why(engine: &Engine) -> String {
+    if engine.patterns().is_some() {
+        "try again later or ask an easier board".to_string()
+    } else {
+        let goal = engine.goal();
+        format!(
+            "this server has no pattern databases for {} goal {goal}, and without them the board may be too hard for it: ask an easier board",
+            goal.shape()
+        )
     }
 }
 
@@ -237,4 +246,39 @@ pub async fn json_if_bare(response: Response) -> Response {
             .to_string(),
     };
     ApiError::new(status, message).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slidedb::{Database, Method, Shape, pdb};
+
+    /// Past its budget, a search with pattern databases may be asked
+    /// again; one without says that the server has none for the size and
+    /// that the board may be too hard for it, and no more "try again".
+    #[test]
+    fn past_the_budget_without_pattern_databases_says_so() {
+        let goal = Board::solved(Shape::new(4, 4).unwrap());
+        let db = Database::in_memory().open().unwrap();
+        let plain = db.engine(&goal, Method::Exact).unwrap();
+        assert!(plain.patterns().is_none() && !plain.is_lookup());
+        let message = ApiError::past_budget(Duration::from_millis(300), 7, &plain).into_message();
+        assert_eq!(
+            message,
+            "the search took longer than this server allows (300 ms) after 7 nodes; this server has no pattern databases for 4x4 goal 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0, and without them the board may be too hard for it: ask an easier board"
+        );
+        let small = Board::solved(Shape::new(2, 4).unwrap());
+        let partition = pdb::Partition::standard(&small, "4-3").unwrap();
+        let built = pdb::build(&small, &partition, |_| {}).unwrap();
+        let db = Database::in_memory().patterns(built).open().unwrap();
+        let searched = db.engine(&small, Method::Exact).unwrap();
+        assert!(searched.patterns().is_some());
+        let message =
+            ApiError::past_budget(Duration::from_millis(300), 7, &searched).into_message();
+        assert!(
+            message.ends_with("try again later or ask an easier board"),
+            "{message}"
+        );
+        assert!(!message.contains("no pattern databases"), "{message}");
+    }
 }

@@ -159,8 +159,8 @@ async fn bind(addrs: &[SocketAddr]) -> Result<Vec<TcpListener>> {
     Ok(listeners)
 }
 
-/// Accepts connections until SIGTERM or Ctrl-C, then lets the requests in
-/// flight finish (up to [`DRAIN`]).
+/// Accepts connections until SIGTERM, Ctrl-C or SIGHUP, then lets the
+/// requests in flight finish (up to [`DRAIN`]).
 async fn serve(
     addrs: &[SocketAddr],
     state: Arc<state::State>,
@@ -179,12 +179,16 @@ async fn serve(
     );
     let app = routes::router(state.clone(), log);
     let graceful = GracefulShutdown::new();
+    let stopped_by;
     loop {
         let any = futures_util::future::select_all(listeners.iter().map(|l| Box::pin(l.accept())));
         // The signal first: a flood of connections does not hold off a stop.
         let (stream, _) = tokio::select! {
             biased;
-            _ = &mut stop => break,
+            signal = &mut stop => {
+                stopped_by = signal;
+                break;
+            }
             (accepted, _, _) = any => match accepted {
                 Ok(accepted) => accepted,
                 // Out of descriptors, a reset before accept: go on.
@@ -207,7 +211,7 @@ async fn serve(
         });
     }
     drop(listeners);
-    say!("slidedb: stopping: finishing the requests in flight");
+    say!("slidedb: {stopped_by}: stopping: finishing the requests in flight");
     tokio::select! {
         _ = graceful.shutdown() => {}
         _ = tokio::time::sleep(DRAIN) => {
@@ -222,19 +226,25 @@ async fn serve(
     Ok(0)
 }
 
-/// Handles SIGTERM and Ctrl-C (SIGINT) from now on (before the server says
-/// it serves, so that a signal sent as soon as it does is a stop, not the
-/// default death), and resolves on the first of them.
-fn stop_signal() -> Result<impl Future<Output = ()>> {
+/// Handles SIGTERM, Ctrl-C (SIGINT) and SIGHUP from now on (before the
+/// server says it serves, so that a signal sent as soon as it does is a
+/// stop, not the default death), and resolves on the first of them with
+/// its name. SIGHUP (the terminal the server runs in closing) is a stop
+/// like the others: the requests in flight finish, and the process exits
+/// 0 having left nothing half written; it is no reload, since the server
+/// finds new tables and databases in its folder by itself.
+fn stop_signal() -> Result<impl Future<Output = &'static str>> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
         let mut term = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
         let mut interrupt = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
+        let mut hangup = signal(SignalKind::hangup()).context("cannot handle SIGHUP")?;
         Ok(async move {
             tokio::select! {
-                _ = term.recv() => {}
-                _ = interrupt.recv() => {}
+                _ = term.recv() => "SIGTERM",
+                _ = interrupt.recv() => "SIGINT",
+                _ = hangup.recv() => "SIGHUP",
             }
         })
     }
@@ -242,6 +252,7 @@ fn stop_signal() -> Result<impl Future<Output = ()>> {
     {
         Ok(async {
             let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
         })
     }
 }

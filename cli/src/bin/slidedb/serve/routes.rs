@@ -18,7 +18,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use slidedb::records::{BoardRecord, CountRecord, ProbeRecord, SolveRecord, StatsRecord};
-use slidedb::request::{self, Distance, Distances, RandomBoards, RequestError};
+use slidedb::request::{self, RandomBoards};
 use slidedb::{DatabaseError, Shape};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
@@ -26,8 +26,8 @@ use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 use super::answer::{answer, engine};
 use super::batch::{probe_many, solve_many};
 use super::error::{ApiError, json_if_bare};
-use super::extract::{Asked, Fields, Goal, RandomQuery};
-use super::limits::{MAX_BODY, MAX_RANDOM, REQUEST_TIMEOUT};
+use super::extract::{Asked, Goal, NoParams, RandomQuery};
+use super::limits::{MAX_BODY, REQUEST_TIMEOUT};
 use super::page;
 use super::request_log::{LogLevel, log_requests};
 use super::state::State;
@@ -42,7 +42,7 @@ pub fn router(state: Arc<State>, log: LogLevel) -> Router {
         .route("/random", get(random))
         .route("/stats", get(stats))
         .route("/sizes", get(sizes))
-        .route("/openapi.json", get(page::openapi));
+        .route("/openapi.json", get(|_: NoParams| page::openapi()));
     let routes = Router::new()
         .nest("/api/v1", api)
         .route("/healthz", get(|| async { "ok\n" }))
@@ -148,28 +148,14 @@ async fn count(
 /// --json`): at a distance, in a range, or among all boards.
 async fn random(
     Shared(state): Shared<Arc<State>>,
-    Fields(q): Fields<RandomQuery>,
+    RandomQuery {
+        goal,
+        distances,
+        seed,
+        count,
+    }: RandomQuery,
 ) -> Result<Response, ApiError> {
-    let count = q.count.unwrap_or(1);
-    if count == 0 || count > MAX_RANDOM {
-        return Err(ApiError::bad(format!("count must be 1 to {MAX_RANDOM}")));
-    }
-    let distance = |text: &Option<String>| -> Result<Option<Distance>, ApiError> {
-        text.as_deref()
-            .map(str::parse)
-            .transpose()
-            .map_err(|e: RequestError| ApiError::bad(e.to_string()))
-    };
-    let distances = Distances {
-        exact: distance(&q.distance)?,
-        least: distance(&q.min)?,
-        greatest: distance(&q.max)?,
-    };
-    distances
-        .check()
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    let goal = Goal::read(&state, q.goal.as_deref(), q.size.as_deref())?.or_default(&state);
-    let seed = request::seed(q.seed);
+    let seed = request::seed(seed);
     let shared = state.clone();
     let lines = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
         let failed = |e| ApiError::request(&shared, e, &goal);
@@ -208,7 +194,7 @@ async fn stats(
 /// asked: `[{"size","exact","goal"}]`, `exact` being `table` or
 /// `patterns` (the goal is the one `--table` or `--pdb` was built for,
 /// for its size, else the tiles in order, blank last).
-async fn sizes(Shared(state): Shared<Arc<State>>) -> Result<Response, ApiError> {
+async fn sizes(Shared(state): Shared<Arc<State>>, _: NoParams) -> Result<Response, ApiError> {
     let shared = state.clone();
     let found = tokio::task::spawn_blocking(move || {
         let mut found = Vec::new();
