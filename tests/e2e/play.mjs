@@ -149,7 +149,7 @@ async function edges(browser, url, data, servers) {
   // A board too hard for the server's budget: the page says so in its
   // own words, and stays playable.
   {
-    const strict = await startServer(data, ["--max-search-ms", "20"]);
+    const strict = await startServer(data, ["--max-search", "20ms"]);
     servers.push(strict.child);
     // 63 moves from the goal: over a second of search with 5-5-5.
     const hard = "11 12 5 9 13 4 14 3 7 15 6 2 0 8 10 1";
@@ -158,7 +158,7 @@ async function edges(browser, url, data, servers) {
       .then(() => check(true, "a search past the budget is said in the page's words"),
         async () => check(false, `a search past the budget is said in the page's words: ${await message(page)}`));
     const said = await message(page);
-    check(!said.includes("--max-search-ms"), `no server option named: ${said}`);
+    check(!said.includes("--max-search"), `no server option named: ${said}`);
     check((await page.locator("#board .cell").count()) === 16, "the board from the link is shown");
     const movable = page.locator(".tile.movable");
     check((await movable.count()) >= 2, "the tiles next to the gap can still be clicked");

@@ -93,6 +93,13 @@ fn every_time_flag_reads_one_grammar() {
             );
         }
     }
+    // In range, where a flag has one.
+    let (code, _, err) = run(&["serve", "--max-search=200s"], None, data.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("\"200s\" is out of range: give a time from 1ms to 100s"),
+        "{err}"
+    );
     let (code, answer, err) = run(
         &["compare", "1 2 3 4 5 6 7 0 8", "--max-time", "1500ms"],
         None,

@@ -754,6 +754,31 @@ fn post_body_over_a_mebibyte_is_413_json() {
 
 // ---- 3. Bad input ----
 
+/// A number of any length is a tile out of range, named as typed (cut
+/// with an ellipsis past 40 characters): the command line's words, in a
+/// query and in a batch's line.
+#[test]
+fn long_numbers_are_out_of_range_as_typed() {
+    let server = Server::start(&[]);
+    for digits in [20, 26, 100] {
+        let number = "9".repeat(digits);
+        let shown = if digits > 40 {
+            format!("{}…", "9".repeat(40))
+        } else {
+            number.clone()
+        };
+        let board = format!("{number} 1 2 3 4 5 6 7 0");
+        let want = format!("tile {shown} is out of range: a 3x3 board has tiles 1 to 8");
+        let answer = server.get(&url("/api/v1/solve", &[("board", &board)]));
+        let body = String::from_utf8_lossy(&answer.body).into_owned();
+        assert_eq!(answer.status, 400, "{body}");
+        assert!(body.contains(&want) && !body.contains("not a tile"), "{body}");
+        let answer = server.post("/api/v1/solve", board.as_bytes());
+        let body = String::from_utf8_lossy(&answer.body).into_owned();
+        assert!(body.contains(&want), "{body}");
+    }
+}
+
 #[test]
 fn bad_input_is_a_json_4xx_naming_the_problem() {
     let server = Server::start(&[]);
@@ -1092,7 +1117,7 @@ fn every_parameter_of_every_endpoint_is_refused_in_plain_words() {
 
 #[test]
 fn searches_past_the_budget_are_503_while_lookups_stay_fast() {
-    let server = Server::start(&["--max-search-ms", "100", "--search-threads", "1"]);
+    let server = Server::start(&["--max-search", "100ms", "--search-threads", "1"]);
     let addr = server.addr;
     // A 4x4 board one move away is still answered (IDA* with Manhattan).
     let easy = ok_json(&server.get(&url(
@@ -1201,7 +1226,7 @@ fn wait_closed(stream: &mut TcpStream, limit: Duration) -> (Duration, Vec<u8>) {
 
 #[test]
 fn slow_clients_are_cut_off_and_others_still_served() {
-    let server = Server::start(&["--client-timeout-ms", "500"]);
+    let server = Server::start(&["--client-timeout", "500ms"]);
     let partials: [&[u8]; 3] = [
         b"",
         b"GET /hea",
@@ -1244,7 +1269,7 @@ fn slow_clients_are_cut_off_and_others_still_served() {
 
 #[test]
 fn slow_request_body_is_408_or_closed() {
-    let server = Server::start(&["--client-timeout-ms", "500"]);
+    let server = Server::start(&["--client-timeout", "500ms"]);
     let mut stream = TcpStream::connect(server.addr).expect("connect");
     stream
         .write_all(
@@ -1274,7 +1299,7 @@ fn slow_request_body_is_408_or_closed() {
 /// longer than the timeout: 408, long before the last byte.
 #[test]
 fn a_body_sent_a_byte_at_a_time_is_408_at_the_timeout() {
-    let server = Server::start(&["--client-timeout-ms", "1000"]);
+    let server = Server::start(&["--client-timeout", "1000ms"]);
     let body = b"2 3 4 1 5 x 7 6 8\n8 6 7 2 5 4 3 0 1\n";
     let mut stream = TcpStream::connect(server.addr).expect("connect");
     let head = format!(
@@ -1321,7 +1346,7 @@ fn a_slow_loris_flood_does_not_starve_probes() {
     const TIMEOUT_MS: u64 = 2000;
     /// A byte from each slow connection every this long.
     const DRIP: Duration = Duration::from_millis(20);
-    let server = Server::start(&["--client-timeout-ms", &TIMEOUT_MS.to_string()]);
+    let server = Server::start(&["--client-timeout", &format!("{TIMEOUT_MS}ms")]);
     let addr = server.addr;
     let probe = url("/api/v1/probe", &[("board", "2 3 4 1 5 x 7 6 8")]);
     // The table is opened (built) before the flood.
@@ -1696,7 +1721,7 @@ fn a_batch_reads_each_line_as_the_command_line_does() {
 /// were not tried, so that a client knows to send them again.
 #[test]
 fn a_batch_says_which_lines_its_spent_budget_left_untried() {
-    let server = Server::start(&["--max-search-ms", "300", "--search-threads", "1"]);
+    let server = Server::start(&["--max-search", "300ms", "--search-threads", "1"]);
     // One move from Korf's goal, then three boards far too hard for IDA*
     // with Manhattan distance within 300 ms.
     let easy = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
@@ -1738,7 +1763,7 @@ fn a_batch_says_which_lines_its_spent_budget_left_untried() {
 /// lines.
 #[test]
 fn a_batch_waiting_for_a_search_thread_keeps_its_answered_lines() {
-    let server = Server::start(&["--max-search-ms", "1000", "--search-threads", "1"]);
+    let server = Server::start(&["--max-search", "1000ms", "--search-threads", "1"]);
     let addr = server.addr;
     let easy = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
     let hard = "15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0";
@@ -1819,7 +1844,7 @@ fn a_batch_waiting_for_a_search_thread_keeps_its_answered_lines() {
 /// before any of it is sent (not a wait for the body ending in 408).
 #[test]
 fn a_body_declared_over_the_limit_is_413_at_once() {
-    let server = Server::start(&["--client-timeout-ms", "3000"]);
+    let server = Server::start(&["--client-timeout", "3000ms"]);
     let mut stream = TcpStream::connect(server.addr).expect("connect");
     stream
         .write_all(b"POST /api/v1/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\nConnection: close\r\n\r\n")
@@ -2065,7 +2090,7 @@ fn the_request_log_writes_a_line_per_request_at_its_level() {
 /// budget is 503 in about the budget, and the server answers on.
 #[test]
 fn five_by_five_boards_are_answered_through_pattern_databases() {
-    let server = Server::start(&["--max-search-ms", "300"]);
+    let server = Server::start(&["--max-search", "300ms"]);
     let near = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24";
     let target = url("/api/v1/solve", &[("board", near)]);
     let before = server.get(&target);

@@ -15,7 +15,7 @@ pub const MAX_LOGGED: usize = 1000;
 /// The most boards one `random` request draws.
 pub const MAX_RANDOM: u32 = 1000;
 /// The longest any request may take, searches and listings included
-/// (`--max-search-ms` stays below it).
+/// (`--max-search` stays below it).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
 /// Lines a streamed batch answers per chunk.
 pub const CHUNK_LINES: usize = 256;

@@ -51,20 +51,18 @@ pub struct ServeArgs {
     listen: String,
     #[command(flatten)]
     data: DataArgs,
-    /// The time a search may take for one request (4×4 boards), in
-    /// milliseconds, at most 100,000: past it the answer is 503.
-    #[arg(long, value_name = "MS", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    max_search_ms: u64,
+    /// The time a search may take for one request (4×4 boards), 1ms to
+    /// 100s (like 500ms or 10s): past it the answer is 503.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_max_search)]
+    max_search: Duration,
     /// Searches run at once; more wait, within their time budget
     /// [default: one less than the cores, at least 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     search_threads: Option<u32>,
     /// The time a client may take to send a request's headers, or its
-    /// body, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u64).range(1..=600_000))]
-    client_timeout_ms: u64,
+    /// body, 1ms to 10m (like 500ms or 10s).
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_client_timeout)]
+    client_timeout: Duration,
     /// A line on stderr per request: its method, path (the query cut at
     /// 200 bytes), status and time taken in milliseconds. Whatever the
     /// level, the operator's messages (a missing table, a damaged file)
@@ -88,11 +86,11 @@ pub fn run(args: &ServeArgs) -> Result<u8> {
     let searches = args
         .search_threads
         .map_or((cores.saturating_sub(1)).max(1), |n| n as usize);
-    let client_timeout = Duration::from_millis(args.client_timeout_ms);
+    let client_timeout = args.client_timeout;
     let state = Arc::new(state::State::new(
         data,
         searches,
-        Duration::from_millis(args.max_search_ms),
+        args.max_search,
         client_timeout,
     ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -255,4 +253,25 @@ fn stop_signal() -> Result<impl Future<Output = &'static str>> {
             "Ctrl-C"
         })
     }
+}
+
+/// `--max-search TIME`: 1ms to 100s.
+fn parse_max_search(text: &str) -> Result<Duration, String> {
+    within(text, Duration::from_secs(100), "100s")
+}
+
+/// `--client-timeout TIME`: 1ms to 10m.
+fn parse_client_timeout(text: &str) -> Result<Duration, String> {
+    within(text, Duration::from_secs(600), "10m")
+}
+
+/// A time of the programs' one grammar, from 1ms to `most` (`shown`).
+fn within(text: &str, most: Duration, shown: &str) -> Result<Duration, String> {
+    let time = slidedb_cli::units::parse_duration(text)?;
+    if time < Duration::from_millis(1) || time > most {
+        return Err(format!(
+            "{text:?} is out of range: give a time from 1ms to {shown}"
+        ));
+    }
+    Ok(time)
 }
