@@ -937,3 +937,79 @@ fn sorted_names(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Processes that share one `--out` folder (as on a shared filesystem,
+/// here on one machine) all start, though they create the folder at the
+/// same moment, and each writes its shard into it: the folder is the
+/// table.
+#[test]
+fn processes_sharing_one_out_folder_all_start() {
+    for round in 0..3 {
+        let dir = tempdir();
+        let hosts = hosts_file(dir.path(), 3);
+        let out = dir.path().join("shared");
+        let mut children: Vec<(Child, PathBuf)> = (0..3)
+            .map(|i| {
+                let log = dir.path().join(format!("log{i}"));
+                (start("2x4", &hosts, i, &out, &log, &[]), log)
+            })
+            .collect();
+        for (i, (child, log)) in children.iter_mut().enumerate() {
+            let code = wait(child, Duration::from_secs(300), "a cluster process");
+            let err = fs::read_to_string(log).unwrap();
+            assert_eq!(code, Some(0), "round {round}, process {i}: {err}");
+        }
+        let merged = dir.path().join("m.slidedb");
+        let (code, _, err) = run_gen(
+            &["merge", path_str(&out), "--out", path_str(&merged)],
+            dir.path(),
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(fs::read(&merged).unwrap() == reference(2, 4));
+    }
+}
+
+/// A process that connected and then stopped during start-up ends the
+/// others' wait at once, naming it, rather than after the start-up wait;
+/// and that wait is `--connect-timeout`.
+#[test]
+fn a_process_that_stops_during_start_up_is_noticed_at_once() {
+    let dir = tempdir();
+    let hosts = hosts_file(dir.path(), 3);
+    let log = |i: usize| dir.path().join(format!("log{i}"));
+    let out = |i: usize| dir.path().join(format!("out{i}"));
+    // Processes 0 and 1 connect; 2 never starts.
+    let mut first = start("2x4", &hosts, 0, &out(0), &log(0), &[]);
+    let mut second = start("2x4", &hosts, 1, &out(1), &log(1), &[]);
+    thread::sleep(Duration::from_secs(3));
+    assert!(first.try_wait().unwrap().is_none(), "process 0 waits for 2");
+    second.kill().unwrap();
+    let _ = second.wait();
+    let stopped = Instant::now();
+    let code = wait(&mut first, Duration::from_secs(60), "process 0");
+    let waited = stopped.elapsed();
+    let err = fs::read_to_string(log(0)).unwrap();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("process 1 (127.0.0.1:")
+            && err.contains("stopped while the processes were connecting"),
+        "{err}"
+    );
+    // Well within the 120 s the processes wait for one another by default.
+    assert!(waited < Duration::from_secs(30), "{waited:?}: {err}");
+    // The wait for a process that never starts is the flag's.
+    let started = Instant::now();
+    let mut alone = start(
+        "2x4",
+        &hosts,
+        0,
+        &out(0),
+        &log(0),
+        &["--connect-timeout", "2s"],
+    );
+    let code = wait(&mut alone, Duration::from_secs(60), "process 0");
+    let err = fs::read_to_string(log(0)).unwrap();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("did not connect within 2 s"), "{err}");
+    assert!(started.elapsed() >= Duration::from_secs(2), "{err}");
+}

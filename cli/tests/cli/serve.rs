@@ -772,7 +772,10 @@ fn long_numbers_are_out_of_range_as_typed() {
         let answer = server.get(&url("/api/v1/solve", &[("board", &board)]));
         let body = String::from_utf8_lossy(&answer.body).into_owned();
         assert_eq!(answer.status, 400, "{body}");
-        assert!(body.contains(&want) && !body.contains("not a tile"), "{body}");
+        assert!(
+            body.contains(&want) && !body.contains("not a tile"),
+            "{body}"
+        );
         let answer = server.post("/api/v1/solve", board.as_bytes());
         let body = String::from_utf8_lossy(&answer.body).into_owned();
         assert!(body.contains(&want), "{body}");

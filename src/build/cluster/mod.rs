@@ -441,6 +441,17 @@ pub enum ConnectError {
         /// What differs.
         what: String,
     },
+    /// A process that had connected stopped (its connection closed or
+    /// failed) while this one waited for the others.
+    #[error(
+        "process {process} ({address}) stopped while the processes were connecting: start every process again"
+    )]
+    Left {
+        /// The process that stopped.
+        process: usize,
+        /// Its address.
+        address: String,
+    },
     /// A connection failed while it was being set up.
     #[error("the connection with process {process} ({address}) failed: {source}")]
     Io {

@@ -225,11 +225,23 @@ pub(super) fn connect(
         }
         Ok(theirs)
     };
-    for (process, slot) in streams.iter_mut().enumerate().take(me) {
+    // A process already connected that has stopped since: the wait for
+    // the others ends at once, as a lost process ends the search.
+    let left = |streams: &[Option<TcpStream>]| -> Result<(), ConnectError> {
+        match streams.iter().position(|s| s.as_ref().is_some_and(closed)) {
+            Some(process) => Err(ConnectError::Left {
+                process,
+                address: address(process),
+            }),
+            None => Ok(()),
+        }
+    };
+    for process in 0..me {
         let mut stream = loop {
             match attempt(process) {
                 Ok(stream) => break stream,
                 Err(_) if Instant::now() < deadline => {
+                    left(&streams)?;
                     std::thread::sleep(Duration::from_millis(100))
                 }
                 Err(e) => return Err(timeout(process, Some(e))),
@@ -241,7 +253,7 @@ pub(super) fn connect(
         }
         all_held[process] = theirs.held;
         timeouts[process] = theirs.timeout_ms;
-        *slot = Some(stream);
+        streams[process] = Some(stream);
     }
     let mut waiting = processes - me - 1;
     while waiting > 0 {
@@ -249,6 +261,7 @@ pub(super) fn connect(
             match listener.accept() {
                 Ok((stream, _)) => break stream,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock && Instant::now() < deadline => {
+                    left(&streams)?;
                     std::thread::sleep(Duration::from_millis(50))
                 }
                 Err(_) => {
@@ -321,6 +334,22 @@ pub(super) fn connect(
         held: all_held,
         beat,
     })
+}
+
+/// Whether the other end of `stream`, greeted and then silent while the
+/// processes connect, has closed it or the connection has failed: a read
+/// that would not block finds the end of the stream or an error.
+fn closed(stream: &TcpStream) -> bool {
+    if stream.set_nonblocking(true).is_err() {
+        return true;
+    }
+    let mut byte = [0u8; 1];
+    let gone = match stream.peek(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != io::ErrorKind::WouldBlock,
+    };
+    gone || stream.set_nonblocking(false).is_err()
 }
 
 /// A formed cluster, as [`connect`] leaves it.

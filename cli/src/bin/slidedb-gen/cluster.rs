@@ -11,9 +11,6 @@ use slidedb::build::{
 };
 use slidedb::table::{MANIFEST_NAME, ShardError};
 
-/// How long a process waits for the others to start and connect.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(120);
-
 /// The `host:port` lines of a hosts file (blank lines and `#` comments
 /// skipped). A line repeated is an error naming both lines, found by
 /// every process before it listens.
@@ -62,6 +59,8 @@ pub struct Request<'a> {
     pub checkpoint_every: Option<Duration>,
     /// How long another process may be silent (zero: forever).
     pub peer_timeout: Duration,
+    /// `--connect-timeout`: how long to wait for the others at start-up.
+    pub connect_timeout: Duration,
     pub quiet: bool,
 }
 
@@ -76,6 +75,7 @@ pub fn build(request: Request) -> Result<()> {
         dir,
         checkpoint_every,
         peer_timeout,
+        connect_timeout,
         quiet,
     } = request;
     if dir.join(MANIFEST_NAME).exists() && !force {
@@ -95,8 +95,17 @@ pub fn build(request: Request) -> Result<()> {
         Err(_) => {
             slidedb::store::check_writable(&dir)
                 .with_context(|| format!("cannot create the directory {}", dir.display()))?;
-            std::fs::create_dir(&dir)
-                .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+            // Processes that share the folder (on one machine, or on a
+            // shared filesystem) may create it at the same moment: one
+            // that another has just made is theirs too.
+            match std::fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => {}
+                Err(e) => {
+                    return Err(e)
+                        .with_context(|| format!("cannot create the directory {}", dir.display()));
+                }
+            }
         }
     }
     let start = Instant::now();
@@ -155,7 +164,7 @@ pub fn build(request: Request) -> Result<()> {
         addresses,
         process,
         workers,
-        connect_timeout: CONNECT_TIMEOUT,
+        connect_timeout,
         peer_timeout,
         checkpoints: checkpoint_every.map(|every| Checkpoints {
             dir: dir.clone(),

@@ -83,6 +83,12 @@ struct Args {
     /// is doing [default: 60s].
     #[arg(long, value_name = "TIME", value_parser = parse_duration, requires = "hosts")]
     peer_timeout: Option<std::time::Duration>,
+    /// With --hosts: how long each process waits, at start-up, for the
+    /// others to start and connect (like 30s or 10m) before it stops with
+    /// an error naming the first missing one; a process that connected and
+    /// then stopped ends the wait at once [default: 2m].
+    #[arg(long, value_name = "TIME", value_parser = parse_duration, requires = "hosts")]
+    connect_timeout: Option<std::time::Duration>,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
@@ -280,6 +286,7 @@ fn run(args: &Args) -> Result<()> {
                 false => Some(args.checkpoint_every.unwrap_or(Duration::from_secs(300))),
             },
             peer_timeout: args.peer_timeout.unwrap_or(Duration::from_secs(60)),
+            connect_timeout: args.connect_timeout.unwrap_or(Duration::from_secs(120)),
             quiet: args.quiet,
         });
     }
