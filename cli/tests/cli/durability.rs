@@ -1244,13 +1244,17 @@ fn a_resident_build_after_a_killed_segmented_one_removes_its_work_files() {
     assert_eq!(names(dir.path()), ["table.slidedb"], "{stderr}");
 }
 
-/// A two-bit build stopped by SIGTERM or Ctrl-C (SIGINT) exits with 128 +
+/// A two-bit build stopped by SIGTERM, SIGHUP or Ctrl-C (SIGINT) exits with 128 +
 /// the signal's number and removes its work files: before its first
 /// checkpoint nothing is left, after one only the checkpoint, from which
 /// the same command goes on.
 #[test]
 fn a_stopped_build_removes_its_work_files_and_keeps_its_checkpoint() {
-    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
+    for (signal, name) in [
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGHUP, "SIGHUP"),
+    ] {
         for after_a_checkpoint in [false, true] {
             let data = tempdir();
             let dir = tempdir();
