@@ -133,7 +133,10 @@ pub enum FileError {
         source: std::io::Error,
     },
     /// Too few bytes for what the header promises.
-    #[error("the file is truncated: {got} bytes, but {expected} are needed; rebuild it")]
+    #[error(
+        "the file is truncated: {}, but {expected} are needed; rebuild it",
+        crate::words::counted(*.got, "byte", "bytes")
+    )]
     Truncated {
         /// Bytes needed.
         expected: u64,
@@ -142,7 +145,8 @@ pub enum FileError {
     },
     /// More bytes than the header accounts for.
     #[error(
-        "the file has {got} bytes, but its header accounts for {expected}: it is damaged; rebuild it"
+        "the file has {}, but its header accounts for {expected}: it is damaged; rebuild it",
+        crate::words::counted(*.got, "byte", "bytes")
     )]
     TrailingBytes {
         /// Bytes the header accounts for.
