@@ -70,7 +70,10 @@ pub enum BoardError {
     #[error("empty cell: two separators with nothing between them (or one at the start or end)")]
     EmptyCell,
     /// Rows split by `/` that are not all the same length.
-    #[error("rows of unequal length: row 1 has {first} cells, row {row} has {len}")]
+    #[error(
+        "rows of unequal length: row 1 has {}, row {row} has {len}",
+        crate::words::counted(*.first as u64, "cell", "cells")
+    )]
     RaggedRows {
         /// Cells in the first row.
         first: usize,
@@ -89,7 +92,8 @@ pub enum BoardError {
     },
     /// The cell count fits no board shape.
     #[error(
-        "{cells} cells make no board (both sides at least 2, at most {MAX_CELLS} cells): {hint}"
+        "{} no board (both sides at least 2, at most {MAX_CELLS} cells): {hint}",
+        crate::words::counted(*.cells as u64, "cell makes", "cells make")
     )]
     NoShape {
         /// Cells counted.
@@ -98,7 +102,10 @@ pub enum BoardError {
         hint: &'static str,
     },
     /// The cell count disagrees with the size that was asked for.
-    #[error("{got} cells given, but a {shape} board has {expected}")]
+    #[error(
+        "{} given, but a {shape} board has {expected}",
+        crate::words::counted(*.got as u64, "cell", "cells")
+    )]
     WrongCellCount {
         /// The size in force.
         shape: Shape,
@@ -850,6 +857,28 @@ fn infer_shape(cells: usize) -> Result<Shape, BoardError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A count of one is said in the singular: "1 cell makes", not
+    /// "1 cells make".
+    #[test]
+    fn one_cell_is_said_in_the_singular() {
+        let said = |text: &str, shape| Board::parse(text, shape).unwrap_err().to_string();
+        assert_eq!(
+            said("7", None),
+            format!(
+                "1 cell makes no board (both sides at least 2, at most {MAX_CELLS} cells): check the count, or give the size"
+            )
+        );
+        assert!(said("1 2 3", None).starts_with("3 cells make no board"));
+        assert_eq!(
+            said("1/2 0", None),
+            "rows of unequal length: row 1 has 1 cell, row 2 has 2"
+        );
+        assert_eq!(
+            said("7", Some(Shape::new(2, 2).unwrap())),
+            "1 cell given, but a 2x2 board has 4"
+        );
+    }
 
     fn eight(text: &str) -> Board {
         Board::parse(text, None).unwrap()

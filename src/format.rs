@@ -252,11 +252,13 @@ impl fmt::Display for Fault<'_> {
             Io { path, .. } => write!(f, "cannot read {}", path.display()),
             Truncated { expected, got } => write!(
                 f,
-                "the file is truncated: {got} bytes, but {expected} are needed"
+                "the file is truncated: {}, but {expected} are needed",
+                crate::words::counted(*got, "byte", "bytes")
             ),
             TrailingBytes { expected, got } => write!(
                 f,
-                "the file has {got} bytes, but its header accounts for {expected}: it is damaged"
+                "the file has {}, but its header accounts for {expected}: it is damaged",
+                crate::words::counted(*got, "byte", "bytes")
             ),
             BadMagic => f.write_str(
                 "not a slidedb file (it does not start with the bytes of SLIDEDB and a zero)",

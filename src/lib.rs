@@ -141,6 +141,7 @@ pub mod symmetry;
 pub mod system;
 pub mod table;
 pub mod verify;
+pub mod words;
 
 pub use board::{Board, BoardError, MAX_CELLS, Move, Shape, moves_to_string};
 pub use database::{

@@ -113,6 +113,44 @@ pub fn create_data_dir(dir: &Path) -> io::Result<bool> {
     Ok(true)
 }
 
+/// Makes the output folder `dir` if it is missing, but never its parent,
+/// and says whether it did: the rule of every `--out DIR` and `--dir DIR`,
+/// so that a mistyped path is an error naming the folder that does not
+/// exist (a `NotFound` error), not a tree of new folders. An existing
+/// folder is used as it is; anything else at `dir` is a `NotADirectory`
+/// error.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("site");
+/// assert_eq!(slidedb::store::create_out_dir(&out).unwrap(), true);
+/// assert_eq!(slidedb::store::create_out_dir(&out).unwrap(), false);
+/// let deeper = dir.path().join("no/such");
+/// let e = slidedb::store::create_out_dir(&deeper).unwrap_err();
+/// assert!(e.to_string().contains("does not exist"), "{e}");
+/// assert!(!dir.path().join("no").exists());
+/// ```
+pub fn create_out_dir(dir: &Path) -> io::Result<bool> {
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => return Ok(false),
+        Ok(_) => {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                format!("{} is not a folder", dir.display()),
+            ));
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    existing_parent(dir)?;
+    match fs::create_dir(dir) {
+        // Made meanwhile by another process: as good.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(false),
+        Err(e) => Err(e),
+        Ok(()) => Ok(true),
+    }
+}
+
 /// The bytes of a table or pattern databases file: memory-mapped from its
 /// file, or built in memory. Either way they are read the same, so one
 /// type serves both (`Table<Bytes>`, `PatternDb<Bytes>`).
@@ -330,7 +368,7 @@ const TEMP_SUFFIX: &str = ".tmp";
 /// exclusively, with the mode any new file gets (0666 less the umask, like
 /// `fs::write`), not tempfile's owner-only 0600, which the rename would
 /// hand on to the table (and to every table replaced with --force).
-fn temp_builder() -> tempfile::Builder<'static, 'static> {
+pub(crate) fn temp_builder() -> tempfile::Builder<'static, 'static> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(TEMP_PREFIX).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
@@ -352,7 +390,7 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
 
 /// The folder `path` is in, which must exist: it is never created here, so
 /// a mistyped path is an error naming the missing folder.
-fn existing_parent(path: &Path) -> io::Result<PathBuf> {
+pub(crate) fn existing_parent(path: &Path) -> io::Result<PathBuf> {
     let dir = parent_dir(path);
     match fs::metadata(&dir) {
         Ok(m) if m.is_dir() => Ok(dir),
@@ -499,9 +537,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()
 }
 
 /// A file of the family could not be written: what was being done, to
-/// which file, and what the system said.
+/// which file, and what the system said (its source, shown after it by a
+/// chain of errors, as `{:#}` of anyhow shows).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot {what} {}: {source}", path.display())]
+#[error("cannot {what} {}", path.display())]
 pub struct WriteError {
     /// What was being done (`"write"`, `"rename"`).
     pub what: &'static str,

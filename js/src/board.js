@@ -4,6 +4,7 @@
 // `Board::parse`, `Board::from_tiles` and `Shape::from_str` (src/board.rs).
 
 import { BoardError, debugString } from "./errors.js";
+import { counted } from "./words.js";
 
 /** The most cells a board holds (5×5). */
 export const MAX_CELLS = 25;
@@ -151,7 +152,7 @@ function inferShape(cells) {
     const hint = cells > MAX_CELLS ? "too many cells" : "check the count, or give the size";
     throw new BoardError(
       "NoShape",
-      `${cells} cells make no board (both sides at least 2, at most ${MAX_CELLS} cells): ${hint}`,
+      `${counted(cells, "cell makes", "cells make")} no board (both sides at least 2, at most ${MAX_CELLS} cells): ${hint}`,
     );
   }
   if (shapes.length === 1) return shapes[0];
@@ -216,7 +217,7 @@ export function boardFromTiles(shape, tiles) {
   if (tiles.length !== n) {
     throw new BoardError(
       "WrongCellCount",
-      `${tiles.length} cells given, but a ${shapeName(shape)} board has ${n}`,
+      `${counted(tiles.length, "cell", "cells")} given, but a ${shapeName(shape)} board has ${n}`,
     );
   }
   for (let i = 0; i < n; i++) {
@@ -358,7 +359,7 @@ export function parseBoard(input, options = {}) {
     else if (len !== firstLen) {
       throw new BoardError(
         "RaggedRows",
-        `rows of unequal length: row 1 has ${firstLen} cells, row ${r + 1} has ${len}`,
+        `rows of unequal length: row 1 has ${counted(firstLen, "cell", "cells")}, row ${r + 1} has ${len}`,
       );
     }
     rowCount = r + 1;
@@ -379,7 +380,7 @@ export function parseBoard(input, options = {}) {
   const count = cells.len;
   const n = target.rows * target.cols;
   if (count !== n) {
-    throw new BoardError("WrongCellCount", `${count} cells given, but a ${shapeName(target)} board has ${n}`);
+    throw new BoardError("WrongCellCount", `${counted(count, "cell", "cells")} given, but a ${shapeName(target)} board has ${n}`);
   }
   for (const v of cells.values) {
     if (v >= count) throw outOfRange(v === LONG_NUMBER ? cells.long : v, target, count - 1);

@@ -7,6 +7,7 @@
 import { BincodeReader, BincodeError } from "./bincode.js";
 import { crc32 } from "./crc32.js";
 import { SlidedbFormatError } from "./errors.js";
+import { counted } from "./words.js";
 
 /** The first eight bytes of every file: `SLIDEDB\0`. */
 export const MAGIC = Uint8Array.from([0x53, 0x4c, 0x49, 0x44, 0x45, 0x44, 0x42, 0x00]);
@@ -52,7 +53,7 @@ export function metadataError(what) {
 function truncated(expected, got) {
   return new SlidedbFormatError(
     "Truncated",
-    `the file is truncated: ${got} bytes, but ${expected} are needed; rebuild it`,
+    `the file is truncated: ${counted(got, "byte", "bytes")}, but ${expected} are needed; rebuild it`,
     { expected, got },
   );
 }
@@ -186,7 +187,7 @@ export function readFrame(bytes, kind, encoding, decode) {
   if (BigInt(got) > end) {
     throw new SlidedbFormatError(
       "TrailingBytes",
-      `the file has ${got} bytes, but its header accounts for ${end}: it is damaged; rebuild it`,
+      `the file has ${counted(got, "byte", "bytes")}, but its header accounts for ${end}: it is damaged; rebuild it`,
       { expected: end, got },
     );
   }

@@ -79,6 +79,12 @@ describe("parseBoard", () => {
     assert.throws(() => parseBoard("12340"), {
       message: "5 cells make no board (both sides at least 2, at most 25 cells): check the count, or give the size",
     });
+    // One cell, one row of one: the singular, as the library says it.
+    assert.throws(() => parseBoard("7"), {
+      message: "1 cell makes no board (both sides at least 2, at most 25 cells): check the count, or give the size",
+    });
+    assert.throws(() => parseBoard("1/2 0"), { message: "rows of unequal length: row 1 has 1 cell, row 2 has 2" });
+    assert.throws(() => parseBoard("7", { size: "2x2" }), { message: "1 cell given, but a 2x2 board has 4" });
   });
 
   test("invalid boards are named", () => {

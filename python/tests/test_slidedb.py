@@ -146,6 +146,8 @@ def test_helpers():
     [
         ("", "the board is empty"),
         ("1 2 3", "3 cells make no board"),
+        ("7", "1 cell makes no board"),
+        ("1/2 0", "rows of unequal length: row 1 has 1 cell, row 2 has 2"),
         ("1 1 2 3 4 5 6 7 0", "tile 1 appears twice"),
         ("1 2 3 4 5 6 7 8 9", "tile 9 is out of range: a 3x3 board has tiles 1 to 8"),
         ("1 2 3 4 5 6 7 0 0", "the board has 2 blanks; it needs exactly one"),

@@ -240,7 +240,9 @@ fn write_body<M: Serialize>(path: &Path, kind: Kind, metadata: &M, body: &[u8]) 
 }
 
 /// Merges the sharded table in `dir` into one table file at `out`
-/// (written as `out.partial`, synced, then renamed), checking each shard
+/// (written into a new hidden file in `out`'s folder, `.slidedb-XXXXXX.tmp`
+/// as [`crate::write_atomic`] writes, synced, then renamed over `out`; no
+/// other file is touched, and the folder must exist), checking each shard
 /// against the manifest (run, range, length, CRC-32). Returns the file's
 /// length.
 pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
@@ -250,7 +252,19 @@ pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
     let cells = indexer.shape().cells();
     let metadata = metadata(&class, manifest.layers.clone(), &hardest_boards(&manifest));
     let body_len = table_file::body_len(indexer.len());
-    let partial = out.with_extension("partial");
+    let write_error = |what, source| {
+        ShardError::Write(WriteError {
+            what,
+            path: out.to_path_buf(),
+            source,
+        })
+    };
+    let folder = crate::store::existing_parent(out).map_err(|e| write_error("write", e))?;
+    // Removed on any early return: nothing of the merge is left behind.
+    let partial = crate::store::temp_builder()
+        .tempfile_in(&folder)
+        .map_err(|e| write_error("write", e))?
+        .into_temp_path();
     write_framed(
         &partial,
         |crc| table_file::head(&metadata, body_len, crc),
@@ -265,14 +279,14 @@ pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
             }
             entries.finish()
         },
-    )?;
-    std::fs::rename(&partial, out).map_err(|source| {
-        ShardError::Write(WriteError {
-            what: "rename",
-            path: out.to_path_buf(),
-            source,
-        })
-    })?;
+    )
+    .map_err(|e| write_error("write", e.source))?;
+    partial
+        .persist(out)
+        .map_err(|e| write_error("rename", e.error))?;
+    if let Ok(d) = std::fs::File::open(&folder) {
+        let _ = d.sync_all();
+    }
     std::fs::metadata(out)
         .map(|m| m.len())
         .map_err(|source| ShardError::Read {

@@ -208,7 +208,8 @@ impl fmt::Display for Event {
                 ..
             } => write!(
                 f,
-                "searched layer {depth} of {upto}: {boards} boards ({:.1} s)",
+                "searched layer {depth} of {upto}: {} ({:.1} s)",
+                crate::words::counted(*boards, "board", "boards"),
                 elapsed.as_secs_f64()
             ),
             Event::RareLayersUnusable { path, why } => write!(
@@ -224,7 +225,8 @@ impl fmt::Display for Event {
             } => {
                 write!(
                     f,
-                    "listed the {boards} boards of the rare layers of {} goal {goal} in {:.1} s",
+                    "listed the {} of the rare layers of {} goal {goal} in {:.1} s",
+                    crate::words::counted(*boards, "board", "boards"),
                     goal.shape(),
                     elapsed.as_secs_f64()
                 )?;

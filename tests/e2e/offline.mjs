@@ -118,6 +118,23 @@ async function main() {
     check((await page.locator("#made").textContent()) === String(start), "in exactly as many moves as it was away");
     await page.screenshot({ path: join(shots, "offline-2-solved.png") });
 
+    // A bad goal typed, then New puzzle clicked without Enter: the
+    // package's refusal stays with the goal in its field, and no puzzle is
+    // dealt toward a goal the user did not choose.
+    {
+      const hash = () => new URLSearchParams(new URL(page.url()).hash.slice(1));
+      const board = hash().get("board");
+      await page.locator("#goal").fill("1 2 3 4 5 6 7 8");
+      await page.locator("#new").click();
+      await page.waitForFunction(() => document.getElementById("goal-error").textContent.includes("8 cells"),
+        null, { timeout: 5000 }).catch(() => {});
+      await new Promise((r) => setTimeout(r, 1500));
+      check((await page.locator("#goal").inputValue()) === "1 2 3 4 5 6 7 8", "a bad goal and New puzzle: the goal stays in its field");
+      check((await page.locator("#goal-error").textContent()).includes("8 cells given"),
+        `a bad goal and New puzzle: its message stays (${await page.locator("#goal-error").textContent()})`);
+      check(hash().get("board") === board && !hash().has("goal"), "a bad goal and New puzzle: no new puzzle dealt");
+    }
+
     // 4x4 over pattern databases, searched in the page's worker.
     // A fresh page, opened on a link to a 4x4 board (8 moves away).
     await page.close();

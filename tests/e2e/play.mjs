@@ -55,6 +55,7 @@ function startServer(data, extra = []) {
 }
 
 const movesLeft = (page) => page.locator("#left").textContent();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /// Waits until the page shows a board of `cells` cells with a distance,
 /// and neither has changed for a second (no answer still on its way).
@@ -217,6 +218,7 @@ async function main() {
     await closer.click();
     await waitForLeft(page, 9, "playing a closer tile leaves 9 moves");
     check((await page.locator("#made").textContent()) === "1", "one move made");
+    check((await page.locator("#made-label").textContent()) === "move made", "1 move made, in the singular");
     // A farther one adds one; undo takes it back.
     const farther = page.locator(".tile.farther").first();
     if ((await farther.count()) === 1) {
@@ -302,6 +304,37 @@ async function main() {
     check((await page.locator("#board .cell").count()) === 9, "the board stays 3x3");
     check(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("board") === boardBefore, "the board is unchanged");
     check((await page.locator("#size").inputValue()) === "3x3", "the size stays 3x3");
+    check((await page.locator("#goal").inputValue()) === "1 2 3 4 0 5", "the refused goal stays in its field (Tab)");
+    check((await page.locator("#goal").getAttribute("aria-invalid")) === "true", "the refused goal is marked");
+    check((await page.locator("#goal-error").textContent()).includes("6 cells"), "the refusal is said beside the field");
+    // A bad goal typed, then New puzzle clicked without Enter: refused as
+    // with Enter, kept in the field with its message, and no puzzle dealt
+    // toward a goal the user did not choose.
+    await page.locator("#goal").fill("1 2 3 4 5 6 7 8");
+    await page.locator("#new").click();
+    await page.waitForFunction(() => document.getElementById("goal-error").textContent.includes("8 cells"));
+    await sleep(1500);
+    check((await page.locator("#goal").inputValue()) === "1 2 3 4 5 6 7 8", "a bad goal and New puzzle: the goal stays in its field");
+    check((await page.locator("#goal-error").textContent()).includes("8 cells"), "a bad goal and New puzzle: its message stays");
+    check((await message(page)).includes("8 cells"), `a bad goal and New puzzle: the message is the refusal (${await message(page)})`);
+    check(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("board") === boardBefore, "a bad goal and New puzzle: no new puzzle dealt");
+    check(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("goal") === "0 1 2/3 4 5/6 7 8", "a bad goal and New puzzle: the goal in use is the old one");
+    // Another button (Hint) after it: the field and its message stay.
+    await page.locator("#goal").fill("1 2 3 4 5 6 7 0");
+    await page.locator("#hint").click();
+    await page.waitForFunction(() => document.getElementById("goal-error").textContent.includes("8 cells")
+      && document.getElementById("goal").value === "1 2 3 4 5 6 7 0");
+    await sleep(1000);
+    check((await page.locator("#goal").inputValue()) === "1 2 3 4 5 6 7 0", "a bad goal and Hint: the goal stays in its field");
+    check((await page.locator("#goal-error").textContent()).includes("8 cells"), "a bad goal and Hint: its message stays");
+    check(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("board") === boardBefore, "a bad goal and Hint: the board is the same");
+    // Enter: the same.
+    await page.locator("#goal").fill("1 2 3 4 5 6 7 8");
+    await page.locator("#goal").press("Enter");
+    await sleep(1000);
+    check((await page.locator("#goal").inputValue()) === "1 2 3 4 5 6 7 8", "a bad goal and Enter: the goal stays in its field");
+    check((await page.locator("#goal-error").textContent()).includes("8 cells"), "a bad goal and Enter: its message stays");
+    await page.screenshot({ path: join(shots, "5d-bad-goal-kept.png") });
     // Cleared: the standard goal again.
     await page.locator("#goal").fill("");
     await page.locator("#goal").press("Tab");
@@ -314,6 +347,8 @@ async function main() {
     await page.locator("#paste").fill("1 2 3/4 0 5");
     await page.locator("#paste-form button").click();
     await waitForLeft(page, 1, "the pasted 2x3 board shows 1 move left");
+    check((await page.locator("#left-label").textContent()) === "move left", "1 move left, in the singular");
+    check((await page.locator("#goal-error").textContent()) === "", "the goal accepted: no refusal shown");
     check((await page.locator("#size").inputValue()) === "2x3", "the size selector switched to 2x3");
     check((await page.locator("#board .cell").count()) === 6, "the board has 6 cells");
     await page.screenshot({ path: join(shots, "5c-pasted-2x3.png") });

@@ -756,6 +756,41 @@ fn out_dir_needs_its_folder_and_force_leaves_no_old_shard() {
     assert!(fs::read(&merged).unwrap() == reference(3, 3));
 }
 
+/// `merge --out FILE` writes through a hidden file of its own in FILE's
+/// folder: a file of the user's beside it (`3x3.partial`, which it once
+/// wrote through and then removed) is left alone, and nothing but FILE is
+/// left behind.
+#[test]
+fn merge_touches_nothing_but_its_out_file() {
+    let dir = tempdir();
+    let shards = dir.path().join("shards");
+    let (code, _, err) = run_gen(
+        &[
+            "--size",
+            "3x3",
+            "--workers",
+            "2",
+            "--quiet",
+            "--out",
+            path_str(&shards),
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let out = dir.path().join("out");
+    fs::create_dir(&out).unwrap();
+    fs::write(out.join("3x3.partial"), "mine").unwrap();
+    let merged = out.join("3x3.slidedb");
+    let (code, _, err) = run_gen(
+        &["merge", path_str(&shards), "--out", path_str(&merged)],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(fs::read_to_string(out.join("3x3.partial")).unwrap(), "mine");
+    assert_eq!(sorted_names(&out), ["3x3.partial", "3x3.slidedb"]);
+    assert!(fs::read(&merged).unwrap() == reference(3, 3));
+}
+
 /// Each sentence of `err` (the parts between ": ") once.
 fn assert_said_once(err: &str) {
     let line = err.lines().find(|l| l.contains("error")).unwrap_or(err);

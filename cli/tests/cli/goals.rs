@@ -363,6 +363,73 @@ fn out_into_a_missing_folder_is_an_error_naming_it() {
     }
 }
 
+/// One rule for every `--out` and `--dir` of both programs: a folder to
+/// write into is made if missing, but never its parent; a file's folder
+/// must exist. A mistyped path is one error naming the folder that does
+/// not exist, and makes nothing.
+#[test]
+fn every_out_and_dir_makes_its_last_folder_and_never_its_parent() {
+    let data = tempdir();
+    let root = tempdir();
+    let missing = root.path().join("no");
+    let refused = |program: &str, args: &[&str]| {
+        let (code, _, err) = if program == "slidedb" {
+            run(args, None, data.path())
+        } else {
+            run_gen(args, data.path())
+        };
+        assert_eq!(code, 2, "{program} {args:?}: {err}");
+        let said = format!("the folder {} does not exist", missing.display());
+        assert_eq!(err.matches(&said).count(), 1, "{program} {args:?}: {err}");
+        assert!(
+            !missing.exists(),
+            "{program} {args:?} made {}",
+            missing.display()
+        );
+    };
+    let deeper = missing.join("deeper");
+    let deeper = path_str(&deeper);
+    // Folders: page --out, man --dir, --man DIR, and the distributed --out.
+    let folders: [(&str, Vec<&str>); 4] = [
+        ("slidedb", vec!["page", "--out"]),
+        ("slidedb", vec!["man", "--dir"]),
+        ("slidedb-gen", vec!["--man"]),
+        (
+            "slidedb-gen",
+            vec!["--size", "2x3", "--workers", "2", "--quiet", "--out"],
+        ),
+    ];
+    for (i, (program, args)) in folders.iter().enumerate() {
+        let mut with = args.clone();
+        with.push(deeper);
+        refused(program, &with);
+        let made = root.path().join(format!("made{i}"));
+        let mut with = args.clone();
+        with.push(path_str(&made));
+        let (code, _, err) = if *program == "slidedb" {
+            run(&with, None, data.path())
+        } else {
+            run_gen(&with, data.path())
+        };
+        assert_eq!(code, 0, "{program} {with:?}: {err}");
+        assert!(
+            fs::read_dir(&made).unwrap().count() > 0,
+            "{program} {with:?} wrote nothing"
+        );
+    }
+    // Files: the table, the databases and the merged table.
+    let file = missing.join("t.slidedb");
+    let file = path_str(&file);
+    let shards = root.path().join("made3");
+    for args in [
+        &["--size", "2x3", "--out", file][..],
+        &["--size", "2x3", "--pdb", "--out", file],
+        &["merge", path_str(&shards), "--out", file],
+    ] {
+        refused("slidedb-gen", args);
+    }
+}
+
 /// A table built for a 3x2 goal answers 3x2 boards (its body is the 2x3
 /// class's); the 2x3 table in the data folder serves 3x2 goals too.
 #[test]

@@ -203,3 +203,55 @@ fn gen_version_names_itself() {
         (0, concat!("slidedb-gen ", env!("CARGO_PKG_VERSION")))
     );
 }
+
+/// `man --dir` and `slidedb-gen --man DIR` replace the programs' own
+/// manual pages (an older version's) but no other file of a page's name
+/// without --force: refused, named, and nothing written.
+#[test]
+fn manual_pages_replace_only_manual_pages_without_force() {
+    let data = tempdir();
+    let pages = tempdir();
+    let dir = path_str(pages.path());
+    let (code, _, err) = run(&["man", "--dir", dir], None, data.path());
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&["man", "--dir", dir], None, data.path());
+    assert_eq!(code, 0, "its own pages are replaced: {err}");
+    let stats = pages.path().join("slidedb-stats.1");
+    let solve = pages.path().join("slidedb-solve.1");
+    fs::write(&stats, "my notes").unwrap();
+    fs::remove_file(&solve).unwrap();
+    let (code, _, err) = run(&["man", "--dir", dir], None, data.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{} exists", stats.display())) && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&stats).unwrap(), "my notes");
+    assert!(!solve.exists(), "a page was written: {err}");
+    let (code, _, err) = run(&["man", "--dir", dir, "--force"], None, data.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        fs::read_to_string(&stats)
+            .unwrap()
+            .contains(".TH slidedb-stats 1")
+    );
+
+    let gen_page = pages.path().join("slidedb-gen.1");
+    fs::write(&gen_page, "mine").unwrap();
+    let (code, _, err) = run_gen(&["--man", dir], data.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{} exists", gen_page.display())),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&gen_page).unwrap(), "mine");
+    let (code, _, err) = run_gen(&["--man", dir, "--force"], data.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        fs::read_to_string(&gen_page)
+            .unwrap()
+            .contains(".TH slidedb-gen 1")
+    );
+    let (code, _, err) = run_gen(&["--man", dir], data.path());
+    assert_eq!(code, 0, "its own pages are replaced: {err}");
+}

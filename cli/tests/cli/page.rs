@@ -83,3 +83,73 @@ fn page_writes_a_site_that_needs_no_server() {
         std::fs::read(again.join("data/site.json")).unwrap()
     );
 }
+
+/// `page --out` writes into a new or empty folder, or over a site it
+/// wrote itself (listed in its `.slidedb-page`, unchanged since); any other
+/// file it would replace is refused, named, unless --force, and nothing is
+/// written. Files that are not the site's are never touched.
+#[test]
+fn page_replaces_only_its_own_files_without_force() {
+    let data = exe::tempdir();
+    let out = exe::tempdir();
+    let site = out.path().join("mysite");
+    std::fs::create_dir(&site).unwrap();
+    std::fs::write(site.join("index.html"), "my page").unwrap();
+    std::fs::write(site.join("notes.txt"), "mine").unwrap();
+    let page = |force: bool| {
+        let mut args = vec!["page", "--out", exe::path_str(&site)];
+        if force {
+            args.push("--force");
+        }
+        exe::run(&args, None, data.path())
+    };
+    let (code, _, err) = page(false);
+    assert_eq!(code, 2, "{err}");
+    let named = format!("{} exists: pass --force", site.join("index.html").display());
+    assert!(err.contains(&named), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(site.join("index.html")).unwrap(),
+        "my page"
+    );
+    assert!(!site.join("app.js").exists(), "a file was written: {err}");
+    // With --force: replaced, and the rest of the folder left alone.
+    let (code, _, err) = page(true);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(site.join("index.html"))
+            .unwrap()
+            .contains("slidedb")
+    );
+    assert_eq!(
+        std::fs::read_to_string(site.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    // Its own site, again: no --force needed.
+    let (code, _, err) = page(false);
+    assert_eq!(code, 0, "{err}");
+    // A file of the site changed since is the user's now.
+    let app = site.join("app.js");
+    let mut edited = std::fs::read_to_string(&app).unwrap();
+    edited.push_str("// my change\n");
+    std::fs::write(&app, &edited).unwrap();
+    let (code, _, err) = page(false);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{} was changed since", app.display())) && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&app).unwrap(), edited);
+    // A file under the list's name that is not a list is not taken as one.
+    let list = site.join(".slidedb-page");
+    std::fs::write(&list, "my list\n").unwrap();
+    let (code, _, err) = page(false);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{}", list.display())), "{err}");
+    assert_eq!(std::fs::read_to_string(&list).unwrap(), "my list\n");
+    // An empty folder is written into.
+    let empty = out.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (code, _, err) = exe::run(&["page", "--out", exe::path_str(&empty)], None, data.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(empty.join("index.html").is_file());
+}

@@ -205,6 +205,10 @@ pub fn merge(dir: &Path, out: &Path, force: bool, quiet: bool) -> Result<()> {
             _ => return Err(e.into()),
         }
     }
+    // As every --out: its folder must exist (a mistyped path is an error
+    // naming the folder), found before the work.
+    slidedb::store::check_writable(out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     let start = Instant::now();
     let bytes = match merge_shards(dir, out) {
         Ok(bytes) => bytes,

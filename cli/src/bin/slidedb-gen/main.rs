@@ -89,7 +89,8 @@ struct Args {
     /// then stopped ends the wait at once [default: 2m].
     #[arg(long, value_name = "TIME", value_parser = parse_duration, requires = "hosts")]
     connect_timeout: Option<std::time::Duration>,
-    /// Replace the output file if it exists.
+    /// Replace the output file if it exists (with --man DIR: files of the
+    /// pages' names that are not manual pages of slidedb-gen).
     #[arg(long)]
     force: bool,
     /// Print nothing but errors.
@@ -103,8 +104,13 @@ struct Args {
     completions: Option<clap_complete::Shell>,
     /// Print the manual page (roff) and build nothing, for example
     /// `slidedb-gen --man > ~/.local/share/man/man1/slidedb-gen.1`; with
-    /// DIR, write it there as slidedb-gen.1 (the folder must exist).
-    #[arg(long, value_name = "DIR", num_args = 0..=1, exclusive = true)]
+    /// DIR (made if missing, but not its parent), write it there as
+    /// slidedb-gen.1 and slidedb-gen-merge.1, replacing older pages of
+    /// slidedb-gen, and any other file of those names only with --force.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, conflicts_with_all = [
+        "size", "goal", "out", "data", "threads", "pdb", "memory", "checkpoint_every",
+        "no_checkpoints", "workers", "hosts", "process", "peer_timeout", "quiet", "completions",
+    ])]
     man: Option<Option<PathBuf>>,
 }
 
@@ -185,7 +191,10 @@ fn main() -> ExitCode {
     let command = || <Args as clap::CommandFactory>::command();
     let result = match (&args.completions, &args.man) {
         (Some(shell), _) => manual::completions(command(), *shell),
-        (None, Some(dir)) => manual::man(command(), dir.as_deref()),
+        (None, Some(None)) if args.force => Err(anyhow::anyhow!(
+            "--force with --man replaces files in its folder: give the folder, --man DIR"
+        )),
+        (None, Some(dir)) => manual::man(command(), dir.as_deref(), args.force),
         (None, None) => run(&args),
     };
     match result {

@@ -168,7 +168,10 @@ impl SearchDisplay {
                 };
                 progress.set(
                     u64::from(*depth) + 1,
-                    format!("layer {depth}: {boards} boards"),
+                    format!(
+                        "layer {depth}: {}",
+                        slidedb::words::counted(*boards, "board", "boards")
+                    ),
                 );
                 // Elsewhere than a terminal, a line each tenth.
                 let tenth = (depth + 1) * 10 / (upto + 1);

@@ -103,9 +103,15 @@ enum Command {
     /// ~/.local/share/man/man1/slidedb.1`; with --dir, write it and a page
     /// per command (slidedb-solve.1, ...) into a folder.
     Man {
-        /// The folder to write every page into (it must exist).
+        /// The folder to write every page into (made if missing, but not
+        /// its parent); pages of slidedb there are replaced, any other
+        /// file only with --force.
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
+        /// With --dir: replace files of the pages' names that are not
+        /// slidedb's manual pages.
+        #[arg(long, requires = "dir")]
+        force: bool,
     },
 }
 
@@ -128,9 +134,12 @@ fn main() -> ExitCode {
         Command::Completions { shell } => {
             manual::completions(<Cli as clap::CommandFactory>::command(), *shell).map(|()| 0)
         }
-        Command::Man { dir } => {
-            manual::man(<Cli as clap::CommandFactory>::command(), dir.as_deref()).map(|()| 0)
-        }
+        Command::Man { dir, force } => manual::man(
+            <Cli as clap::CommandFactory>::command(),
+            dir.as_deref(),
+            *force,
+        )
+        .map(|()| 0),
     };
     match result {
         Ok(code) => ExitCode::from(code),

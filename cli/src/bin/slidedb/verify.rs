@@ -240,12 +240,12 @@ fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
         check_search_toward(table.get(), &toward, picks, solve)?
     };
     for m in &report.mismatches {
-        let got = m
-            .search
-            .map_or("no valid path".to_string(), |l| format!("{l} moves"));
-        let want = m
-            .table
-            .map_or("damaged".to_string(), |l| format!("{l} moves"));
+        let got = m.search.map_or("no valid path".to_string(), |l| {
+            slidedb::words::counted(u64::from(l), "move", "moves")
+        });
+        let want = m.table.map_or("damaged".to_string(), |l| {
+            slidedb::words::counted(u64::from(l), "move", "moves")
+        });
         writeln!(
             out,
             "mismatch: {}: table {want}, {} {got}",

@@ -61,6 +61,27 @@ function say(text, kind) {
 
 function boardText(board) { return board.join(" "); }
 
+// "1 move", "2 moves": a count with its noun in correct English.
+const counted = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+// The goal the user chose: what the Goal field holds. Every action that
+// deals a board (New puzzle, a size, a board loaded) deals it toward this
+// goal, never toward another the field does not show.
+const chosenGoal = () => $("goal").value.trim();
+
+// A goal refused stays in its field, marked, with the reason beside it,
+// until a goal is accepted (whatever the user does meanwhile).
+function goalRefused(reason) {
+  const input = $("goal");
+  if (reason) {
+    input.setAttribute("aria-invalid", "true");
+    $("goal-error").textContent = `Goal not used: ${reason}`;
+  } else {
+    input.removeAttribute("aria-invalid");
+    $("goal-error").textContent = "";
+  }
+}
+
 function goalParams() {
   return { size: state.size, goal: state.goal || undefined };
 }
@@ -172,8 +193,10 @@ function render() {
   }
   const p = state.probe;
   $("left").textContent = p ? (p.solvable ? p.distance : "∞") : "–";
-  $("left-label").textContent = p && !p.solvable ? "unsolvable toward this goal" : "moves left";
+  $("left-label").textContent = p && !p.solvable ? "unsolvable toward this goal"
+    : p && p.distance === 1 ? "move left" : "moves left";
   $("made").textContent = state.history.length;
+  $("made-label").textContent = state.history.length === 1 ? "move made" : "moves made";
   $("undo").disabled = state.history.length === 0 || state.solving;
   $("hint").disabled = !p || !p.solvable || p.distance === 0 || state.solving;
   $("solve").disabled = !p || !p.solvable || p.distance === 0 || state.solving;
@@ -299,9 +322,11 @@ async function replace(size, goal, board, dropGoal, told) {
   if (state.solving) return false;
   const my = ++state.action;
   const stale = () => my !== state.action;
-  const fail = (e) => {
+  const fail = (e, ofGoal) => {
     if (stale()) return false;
     say(forPage(e.message), "error");
+    // A goal the user typed, refused: it stays in the field, marked.
+    if (ofGoal && goal !== state.goal && goal === chosenGoal()) goalRefused(forPage(e.message));
     showSetup();
     return false;
   };
@@ -310,7 +335,7 @@ async function replace(size, goal, board, dropGoal, told) {
     s = await setup(size, goal);
   } catch (e) {
     if (stale()) return false;
-    if (!(dropGoal && goal)) return fail(e);
+    if (!(dropGoal && goal)) return fail(e, true);
     try {
       s = await setup(size, "");
     } catch (e2) {
@@ -332,7 +357,7 @@ async function replace(size, goal, board, dropGoal, told) {
     goalBoard: s.goalBoard, layers: s.layers, maxDistance: s.maxDistance,
   });
   $("goal").value = state.goal;
-  $("goal").removeAttribute("aria-invalid");
+  goalRefused(null);
   showSetup();
   state.history = [];
   setBoard(board);
@@ -342,7 +367,7 @@ async function replace(size, goal, board, dropGoal, told) {
 }
 
 function newPuzzle() {
-  return replace(state.size, state.goal, null);
+  return replace(state.size, chosenGoal(), null);
 }
 
 function hint() {
@@ -375,7 +400,7 @@ async function solve() {
     const s = await api("solve", { board: boardText(state.board), ...goalParams() });
     if (changed()) throw new Error("Solve stopped: the board changed.");
     if (!s.solvable) return;
-    say(`Solving in ${s.distance} moves…`);
+    say(`Solving in ${counted(s.distance, "move", "moves")}…`);
     for (const letter of s.moves) {
       const moved = step(letter, true);
       version = state.boardVersion;
@@ -438,7 +463,7 @@ function drawHistogram() {
     rect.setAttribute("height", h);
     if (d === here) rect.setAttribute("class", "here");
     const title = document.createElementNS(ns, "title");
-    title.textContent = `${count.toLocaleString()} boards at distance ${d}`;
+    title.textContent = `${count === 1 ? "1 board" : count.toLocaleString() + " boards"} at distance ${d}`;
     rect.append(title);
     svg.append(rect);
     if (d % 5 === 0) {
@@ -450,9 +475,9 @@ function drawHistogram() {
       svg.append(t);
     }
   });
-  $("histogram-note").textContent = (here >= 0
-    ? `This board is one of ${layers[here].toLocaleString()} at distance ${here}. `
-    : "") + "Heights on a log scale.";
+  $("histogram-note").textContent = (here < 0 ? ""
+    : layers[here] === 1 ? `This board is the only one at distance ${here}. `
+    : `This board is one of ${layers[here].toLocaleString()} at distance ${here}. `) + "Heights on a log scale.";
 }
 
 // The size of a board the server read: rows split by "/" say it; else
@@ -489,15 +514,16 @@ async function readBoard(text, size, goal) {
 async function paste(text) {
   if (state.solving) return;
   const my = ++state.action;
+  const goal = chosenGoal();
   let board, size = null;
   try {
-    board = await readBoard(text, undefined, state.goal);
+    board = await readBoard(text, undefined, goal);
   } catch (first) {
     if (my !== state.action) return;
     if (text.includes("/") || first.status !== 400) { say(forPage(first.message), "error"); return; }
     // 6 or 8 cells in no rows could be either shape: the selected size.
     try {
-      board = await readBoard(text, state.size, state.goal);
+      board = await readBoard(text, state.size, goal);
       size = state.size;
     } catch {
       if (my === state.action) say(forPage(first.message), "error");
@@ -510,7 +536,7 @@ async function paste(text) {
     say(`This server has no table or databases for ${size ? "a " + size : "a " + board.length + "-cell"} board.`, "error");
     return;
   }
-  await replace(size, state.goal, board);
+  await replace(size, goal, board);
 }
 
 function keyMove(event) {
@@ -557,14 +583,17 @@ async function start() {
       note = `The board in the link (“${text.length > 80 ? text.slice(0, 80) + "…" : text}”) cannot be played: ${forPage(e.message).replace(/\.$/, "")}. Here is a new puzzle instead.`;
     }
   }
-  select.addEventListener("change", () => replace(select.value, state.goal, null, true));
-  $("goal").addEventListener("change", async () => {
-    const input = $("goal");
-    const ok = await replace(state.size, input.value.trim(), null);
-    // A goal the server refused stays in the field, marked, to be fixed;
-    // the board, size and goal in use are the old ones.
-    if (!ok && input.value.trim() !== state.goal) input.setAttribute("aria-invalid", "true");
+  // A goal in use that does not fit the new size gives way to the
+  // standard goal, said so; a goal typed and not yet accepted does not:
+  // refused, it stays, and so does the size.
+  select.addEventListener("change", () => {
+    const goal = chosenGoal();
+    replace(select.value, goal, null, goal === state.goal);
   });
+  // Enter, Tab or a click elsewhere: the goal typed is tried. One the
+  // server refuses stays in the field, marked, to be fixed; the board,
+  // size and goal in use are the old ones.
+  $("goal").addEventListener("change", () => replace(state.size, chosenGoal(), null));
   $("difficulty").addEventListener("input", () => { $("difficulty-value").textContent = $("difficulty").value; });
   $("new").addEventListener("click", newPuzzle);
   $("hint").addEventListener("click", hint);
