@@ -10,8 +10,9 @@ use std::path::Path;
 /// The top-level modules, lowest first: a module may import those before
 /// it, but for [`FORBIDDEN`].
 const ORDER: &[&str] = &[
-    "board", "search", "system", "format", "rank", "symmetry", "random", "solution", "solver",
-    "store", "goals", "bfs", "table", "pdb", "build", "verify", "database", "records", "request",
+    "words", "board", "search", "system", "format", "rank", "symmetry", "random", "solution",
+    "solver", "store", "goals", "bfs", "table", "pdb", "build", "verify", "database", "records",
+    "request",
 ];
 
 /// Imports the order would allow that the layers do not: the read side
