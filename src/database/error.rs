@@ -61,6 +61,20 @@ pub enum DatabaseError {
         /// The goal the file was built for.
         holds: Board,
     },
+    /// A file of the data folder named for one class of goals holds the
+    /// full table of another (a 3×4 table named as a 2×6 one), or the
+    /// class's table is missing and the file under the asked goal's own
+    /// name holds it (a 3×4 table named as a 4×3 one): renamed.
+    #[error(
+        "{} holds the full distance table for {} goal {holds}: rename it to {}, the name a data folder keeps it under",
+        path.display(), holds.shape(), own_name(holds)
+    )]
+    Misnamed {
+        /// The file.
+        path: PathBuf,
+        /// The goal it was built for, as its header says.
+        holds: Board,
+    },
     /// No full table of the goal's class is in the data folder (or there is
     /// no data folder), and it is too big to build on the fly.
     #[error(
@@ -134,4 +148,10 @@ pub enum DatabaseError {
         #[source]
         source: Box<DatabaseError>,
     },
+}
+
+/// The name a data folder keeps the full table of `holds` under: its
+/// class's file name.
+fn own_name(holds: &Board) -> String {
+    crate::store::default_file_name(crate::symmetry::GoalClass::of(holds).canonical())
 }

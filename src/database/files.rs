@@ -131,16 +131,30 @@ impl Inner {
         {
             let table = self.open_table(path)?;
             if table.indexed_goal() != class.canonical() {
-                return Err(DatabaseError::WrongGoal {
-                    origin: Source::File(path.clone()),
-                    kind: Kind::FullTable,
-                    asked: *goal,
+                // The name is the class's, the table another's: renamed.
+                return Err(DatabaseError::Misnamed {
+                    path: path.clone(),
                     holds: *table.goal(),
                 });
             }
             return Ok((table, Source::File(path.clone())));
         }
         if shape.cells() > self.build_cells {
+            // A file under the asked goal's own name that holds the
+            // class's table was renamed for this shape: say so.
+            if let Some(dir) = &self.dir {
+                let named = dir.join(store::default_file_name(goal));
+                if Some(&named) != path.as_ref()
+                    && named.exists()
+                    && let Ok(table) = self.open_table(&named)
+                    && table.indexed_goal() == class.canonical()
+                {
+                    return Err(DatabaseError::Misnamed {
+                        path: named,
+                        holds: *table.goal(),
+                    });
+                }
+            }
             return Err(DatabaseError::MissingTable { goal: *goal, path });
         }
         // The class's file serves every goal of the class: it is built for

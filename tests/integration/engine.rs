@@ -104,3 +104,57 @@ fn pattern_databases_built_later_are_found() {
     let board: Board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15".parse().unwrap();
     assert_eq!(engine.solve(&board).unwrap().distance(), Some(1));
 }
+
+/// A table renamed in the data folder is refused by its header, with the
+/// name it should have: under the name of another shape of its class
+/// (2x3 named as 3x2) when its own is missing, and under another class's
+/// name (2x3 named as the 8-puzzle's).
+#[test]
+fn a_renamed_table_is_refused_with_the_name_it_should_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let two_by_three = Board::solved(Shape::new(2, 3).unwrap());
+    let bytes = slidedb::generate(&two_by_three, |_| {})
+        .unwrap()
+        .into_inner();
+    let own = store::default_file_name(&two_by_three);
+    let three_by_two = Board::solved(Shape::new(3, 2).unwrap());
+    let renamed = dir.path().join(store::default_file_name(&three_by_two));
+    assert_ne!(renamed, dir.path().join(&own));
+    std::fs::write(&renamed, &bytes).unwrap();
+    let db = Database::builder()
+        .data_dir(dir.path())
+        .build_missing_up_to(0)
+        .open()
+        .unwrap();
+    let e = db
+        .engine(&three_by_two, Method::Exact)
+        .err()
+        .expect("refused");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{} holds the full distance table for 2x3 goal {two_by_three}: rename it to {own}, the name a data folder keeps it under",
+            renamed.display()
+        )
+    );
+    // Renamed as it says, it answers.
+    std::fs::rename(&renamed, dir.path().join(&own)).unwrap();
+    let db = Database::builder()
+        .data_dir(dir.path())
+        .build_missing_up_to(0)
+        .open()
+        .unwrap();
+    assert!(db.engine(&three_by_two, Method::Exact).is_ok());
+    // Under the 8-puzzle's name: it holds another class's table.
+    let eight = Board::solved(Shape::EIGHT);
+    let wrong = dir.path().join(store::default_file_name(&eight));
+    std::fs::write(&wrong, &bytes).unwrap();
+    let e = db.engine(&eight, Method::Exact).err().expect("refused");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{} holds the full distance table for 2x3 goal {two_by_three}: rename it to {own}, the name a data folder keeps it under",
+            wrong.display()
+        )
+    );
+}

@@ -123,6 +123,7 @@ impl ApiError {
             | DatabaseError::MissingPatterns { .. }
             | DatabaseError::TooBig { .. }
             | DatabaseError::NeedsTable { .. }
+            | DatabaseError::Misnamed { .. }
             | DatabaseError::WrongGoal { .. } => StatusCode::NOT_FOUND,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
@@ -198,6 +199,9 @@ fn for_client(e: &DatabaseError, goal: &Board) -> String {
     match e {
         DatabaseError::MissingTable { goal, .. } => {
             format!("no table for {} goal {goal} on this server", goal.shape())
+        }
+        DatabaseError::Misnamed { .. } => {
+            format!("no table for {shape} goal {goal} on this server")
         }
         DatabaseError::MissingPatterns { goal, .. } => format!(
             "no pattern databases for {} goal {goal} on this server",
