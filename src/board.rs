@@ -553,6 +553,16 @@ impl Board {
         nibbles
     }
 
+    /// The board of `shape` whose cells are `nibbles`, four bits a cell
+    /// (the form [`nibbles`](Board::nibbles) gives), if it is one.
+    pub(crate) fn from_nibbles(shape: Shape, nibbles: u64) -> Result<Board, BoardError> {
+        let mut tiles = [0u8; MAX_CELLS];
+        for (cell, slot) in tiles.iter_mut().enumerate().take(shape.cells().min(16)) {
+            *slot = ((nibbles >> (4 * cell)) & 0xF) as u8;
+        }
+        Board::from_tiles(shape, &tiles[..shape.cells()])
+    }
+
     /// The board after `mv`, or `None` if the blank would leave the board.
     ///
     /// ```

@@ -293,12 +293,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// ```
     #[inline]
     pub fn residue(&self, index: Index) -> u8 {
-        if let Some(shards) = &self.shards {
-            return shards.residue(index.0);
-        }
-        match self.body_bytes().get((index.0 / 4) as usize) {
-            Some(byte) => (byte >> (2 * (index.0 % 4))) & 3,
-            None => 3,
+        match &self.shards {
+            Some(shards) => shards.residue(index.0),
+            None => residue_in(self.body_bytes(), index.0),
         }
     }
 
@@ -384,56 +381,78 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub(crate) fn descend(
         &self,
         board: &Board,
-        mut step: impl FnMut(Move),
+        step: impl FnMut(Move),
     ) -> Result<Option<u32>, SolveError> {
-        let goal = self.class.canonical();
-        if !board.can_reach(goal) {
+        if !board.can_reach(self.class.canonical()) {
             return Ok(None);
         }
-        let damaged = |at: &Board, why: &'static str| {
-            Err(SolveError::Damaged {
-                board: at.to_string(),
-                why,
-            })
+        match &self.shards {
+            None => {
+                let body = self.body_bytes();
+                self.descend_by(board, step, |index| residue_in(body, index))
+            }
+            Some(shards) => self.descend_by(board, step, |index| shards.residue(index)),
+        }
+    }
+
+    /// [`descend`](Table::descend) from a board that can reach the goal,
+    /// reading each entry with `residue`. The board walks as a `u64` of
+    /// four bits a cell ([`Board::nibbles`]) and is known by its index: a
+    /// step slides one nibble and ranks it, and the goal is its index.
+    #[inline(always)]
+    fn descend_by(
+        &self,
+        board: &Board,
+        mut step: impl FnMut(Move),
+        residue: impl Fn(u64) -> u8,
+    ) -> Result<Option<u32>, SolveError> {
+        let shape = board.shape();
+        let damaged = |nibbles: u64, why: &'static str| {
+            let board = Board::from_nibbles(shape, nibbles)
+                .map_or_else(|_| format!("{nibbles:#x}"), |b| b.to_string());
+            Err(SolveError::Damaged { board, why })
         };
-        let per_blank = self.indexer.per_blank();
-        let mut here = *board;
-        let mut index = self.indexer.rank_unchecked(&here);
-        let mut residue = self.residue(index);
+        let indexer = &self.indexer;
+        let per_blank = indexer.per_blank();
+        let goal = indexer.rank_unchecked(self.class.canonical()).0;
+        let max_distance = self.max_distance();
+        let mut here = board.nibbles();
+        let mut blank = board.blank();
+        let mut index = indexer.rank_nibbles(here, blank).0;
+        let mut entry = residue(index);
         let mut came_by: Option<Move> = None;
         let mut distance = 0;
-        while here != *goal {
-            if residue > 2 {
-                return damaged(&here, "its entry holds no distance");
+        while index != goal {
+            if entry > 2 {
+                return damaged(here, "its entry holds no distance");
             }
-            if distance >= self.max_distance() {
-                return damaged(&here, "the path grew longer than the greatest distance");
+            if distance >= max_distance {
+                return damaged(here, "the path grew longer than the greatest distance");
             }
-            let closer = (residue + 2) % 3;
-            let found = self
-                .adjacency
-                .from(here.blank())
-                .iter()
-                .find_map(|&(mv, target)| {
-                    if came_by == Some(mv.inverse()) {
-                        return None; // that neighbour is one farther
-                    }
-                    let next = here.slide_from(target as usize);
-                    let next_index = match mv {
-                        Move::Left => Index(index.0 - per_blank),
-                        Move::Right => Index(index.0 + per_blank),
-                        Move::Up | Move::Down => self.indexer.rank_unchecked(&next),
-                    };
-                    (self.residue(next_index) == closer).then_some((mv, next, next_index))
-                });
-            let Some((mv, next, next_index)) = found else {
-                return damaged(&here, "no move leads one closer");
+            let closer = (entry + 2) % 3;
+            let found = self.adjacency.from(blank).iter().find_map(|&(mv, target)| {
+                if came_by == Some(mv.inverse()) {
+                    return None; // that neighbour is one farther
+                }
+                let target = target as usize;
+                let tile = (here >> (4 * target)) & 0xF;
+                let next = here ^ (tile << (4 * target)) ^ (tile << (4 * blank));
+                let next_index = match mv {
+                    Move::Left => index - per_blank,
+                    Move::Right => index + per_blank,
+                    Move::Up | Move::Down => indexer.rank_nibbles(next, target).0,
+                };
+                (residue(next_index) == closer).then_some((mv, next, target, next_index))
+            });
+            let Some((mv, next, target, next_index)) = found else {
+                return damaged(here, "no move leads one closer");
             };
             step(mv);
             distance += 1;
             here = next;
+            blank = target;
             index = next_index;
-            residue = closer;
+            entry = closer;
             came_by = Some(mv);
         }
         Ok(Some(distance))
@@ -548,6 +567,16 @@ impl Table<memmap2::Mmap> {
     /// ```
     pub fn open_path(path: &Path) -> Result<Table<memmap2::Mmap>, FileError> {
         Table::new(map_file(path)?)
+    }
+}
+
+/// The entry for `index` in a body of 2-bit entries, four a byte (3 past
+/// the end).
+#[inline(always)]
+fn residue_in(body: &[u8], index: u64) -> u8 {
+    match body.get((index / 4) as usize) {
+        Some(byte) => (byte >> (2 * (index % 4))) & 3,
+        None => 3,
     }
 }
 
