@@ -415,7 +415,6 @@ impl Board {
         }
         let mut seen = 0u32;
         let mut blank = 0;
-        let mut packed = 0u128;
         for (cell, &t) in tiles.iter().enumerate() {
             if t == 0 {
                 blank = cell;
@@ -423,8 +422,12 @@ impl Board {
                 return Err(BoardError::DuplicateTile { tile: t });
             }
             seen |= 1 << t;
-            packed |= (t as u128) << (CELL_BITS * cell);
         }
+        // From the last cell down: a constant shift a cell.
+        let packed = tiles
+            .iter()
+            .rev()
+            .fold(0u128, |packed, &t| packed << CELL_BITS | t as u128);
         Ok(Board {
             packed,
             shape,
@@ -547,8 +550,10 @@ impl Board {
     pub(crate) fn nibbles(&self) -> u64 {
         debug_assert!(self.shape.cells() <= 16);
         let mut nibbles = 0u64;
+        let mut rest = self.packed;
         for cell in 0..self.shape.cells() {
-            nibbles |= (self.tile(cell) as u64) << (4 * cell);
+            nibbles |= (rest as u64 & 0xF) << (4 * cell);
+            rest >>= CELL_BITS;
         }
         nibbles
     }
@@ -618,8 +623,10 @@ impl Board {
     pub fn parity(&self) -> u8 {
         let mut inversions = 0u32;
         let mut seen = 0u32;
-        for cell in 0..self.shape.cells() {
-            let t = self.tile(cell);
+        let mut rest = self.packed;
+        for _ in 0..self.shape.cells() {
+            let t = (rest & CELL_MASK) as u32;
+            rest >>= CELL_BITS;
             if t != 0 {
                 // tiles greater than t already seen stand before it
                 inversions += (seen >> (t + 1)).count_ones();

@@ -170,11 +170,23 @@ impl Indexer {
             let t = ((tiles >> (4 * i)) & 0xF) as u32;
             // smaller tiles not yet seen stand to the right
             let digit = t - 1 - (seen & ((1 << t) - 1)).count_ones();
-            h += digit as u64 * self.weight[i];
+            // The weights are constants of M: no load, a constant multiply.
+            h += digit as u64 * Weights::<M>::OF[i];
             seen |= 1 << t;
             i += 1;
         }
         h
+    }
+
+    /// [`rank_nibbles`](Indexer::rank_nibbles) for boards of `M` tiles
+    /// (`M + 1` cells, this index's), fully unrolled: what a walk that
+    /// knows its board's size ranks with. `M` must be this index's.
+    #[inline(always)]
+    pub(crate) fn rank_nibbles_of<const M: usize>(&self, nibbles: u64, blank: usize) -> u64 {
+        debug_assert_eq!(M + 1, self.shape.cells());
+        let low = (1u64 << (4 * blank)) - 1;
+        let tiles = (nibbles & low) | ((nibbles >> 4) & !low);
+        blank as u64 * Weights::<M>::PER_BLANK + self.tile_rank_of::<M>(tiles)
     }
 
     /// The Lehmer digits of the tile orders whose halved rank is `h`, four
@@ -231,6 +243,38 @@ impl Indexer {
             digit_sum,
         ))
     }
+}
+
+/// The constants of the index of boards of `M` tiles.
+struct Weights<const M: usize>;
+
+impl<const M: usize> Weights<M> {
+    /// `OF[i]` = (M − 1 − i)!/2, the weight of Lehmer digit `i < M − 2`
+    /// ([`Indexer`]'s `weight`); 0 for the last two digits.
+    const OF: [u64; MAX_CELLS] = {
+        let mut weight = [0u64; MAX_CELLS];
+        let mut f = 1u64; // (M - 1 - i)!
+        let mut i = M;
+        while i > 0 {
+            i -= 1;
+            if i + 2 < M {
+                weight[i] = f / 2;
+            }
+            f *= (M - i) as u64;
+        }
+        weight
+    };
+
+    /// M!/2: the boards per blank cell.
+    const PER_BLANK: u64 = {
+        let mut f = 1u64;
+        let mut k = 2;
+        while k <= M {
+            f *= k as u64;
+            k += 1;
+        }
+        f / 2
+    };
 }
 
 /// The board of `shape` and `parity` with the blank in `blank` and the
@@ -479,6 +523,27 @@ mod tests {
         }
     }
 
+    /// The weights of each tile count as constants are the indexer's.
+    #[test]
+    fn constant_weights_are_the_indexers() {
+        fn check<const M: usize>(rows: usize, cols: usize) {
+            let shape = Shape::new(rows, cols).unwrap();
+            assert_eq!(shape.cells(), M + 1);
+            let ix = Indexer::for_class(shape, 0);
+            assert_eq!(&Weights::<M>::OF, ix.weights(), "{M} tiles");
+            assert_eq!(Weights::<M>::PER_BLANK, ix.per_blank(), "{M} tiles");
+        }
+        check::<3>(2, 2);
+        check::<5>(2, 3);
+        check::<7>(2, 4);
+        check::<8>(3, 3);
+        check::<9>(2, 5);
+        check::<11>(3, 4);
+        check::<13>(2, 7);
+        check::<14>(3, 5);
+        check::<15>(4, 4);
+    }
+
     /// The walk's rank, of a board kept four bits a cell, is the board's,
     /// and the board comes back from its nibbles, on every board of 3×3
     /// and 2×4 and a sample of 4×4.
@@ -493,6 +558,13 @@ mod tests {
                     let board = ix.unrank(Index(i)).unwrap();
                     let nibbles = board.nibbles();
                     assert_eq!(ix.rank_nibbles(nibbles, board.blank()), Index(i), "{board}");
+                    let unrolled = match shape.cells() - 1 {
+                        7 => ix.rank_nibbles_of::<7>(nibbles, board.blank()),
+                        8 => ix.rank_nibbles_of::<8>(nibbles, board.blank()),
+                        15 => ix.rank_nibbles_of::<15>(nibbles, board.blank()),
+                        m => unreachable!("{m} tiles"),
+                    };
+                    assert_eq!(unrolled, i, "{board}");
                     assert_eq!(Board::from_nibbles(shape, nibbles), Ok(board));
                 }
             }

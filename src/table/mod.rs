@@ -62,6 +62,7 @@ pub struct Table<D> {
     class: GoalClass,
     indexer: Indexer,
     adjacency: Adjacency,
+    walk: Walk,
     body: std::ops::Range<usize>,
     body_crc: u32,
     /// A sharded table's bodies (then `data` is the manifest, and `body`
@@ -96,8 +97,10 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn new(data: D) -> Result<Table<D>, FileError> {
         let layout = file::read(data.as_ref())?;
         let indexed = *layout.class.canonical();
+        let indexer = Indexer::new(&indexed);
         Ok(Table {
-            indexer: Indexer::new(&indexed),
+            walk: Walk::new(&indexer, &indexed),
+            indexer,
             adjacency: Adjacency::new(indexed.shape()),
             class: layout.class,
             metadata: layout.metadata,
@@ -117,6 +120,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             class: self.class,
             indexer: self.indexer,
             adjacency: self.adjacency,
+            walk: self.walk,
             body: self.body,
             body_crc: self.body_crc,
             shards: self.shards,
@@ -383,28 +387,53 @@ impl<D: AsRef<[u8]>> Table<D> {
         board: &Board,
         step: impl FnMut(Move),
     ) -> Result<Option<u32>, SolveError> {
-        if !board.can_reach(self.class.canonical()) {
+        // Of the goal's shape and parity, or it cannot reach the goal.
+        let Some(start) = self.indexer.rank(board) else {
             return Ok(None);
-        }
-        match &self.shards {
-            None => {
-                let body = self.body_bytes();
-                self.descend_by(board, step, |index| residue_in(body, index))
-            }
-            Some(shards) => self.descend_by(board, step, |index| shards.residue(index)),
-        }
+        };
+        let ix = &self.indexer;
+        let Some(shards) = &self.shards else {
+            // One copy of the walk per common size, its rank unrolled.
+            let body = self.body_bytes();
+            let residue = |index| residue_in(body, index);
+            return match ix.shape().cells() - 1 {
+                8 => self.descend_by(board, start, step, residue, |n, b| {
+                    ix.rank_nibbles_of::<8>(n, b)
+                }),
+                11 => self.descend_by(board, start, step, residue, |n, b| {
+                    ix.rank_nibbles_of::<11>(n, b)
+                }),
+                _ => self.descend_by(board, start, step, residue, |n, b| ix.rank_nibbles(n, b).0),
+            };
+        };
+        self.descend_by(
+            board,
+            start,
+            step,
+            |index| shards.residue(index),
+            |n, b| ix.rank_nibbles(n, b).0,
+        )
     }
 
     /// [`descend`](Table::descend) from a board that can reach the goal,
-    /// reading each entry with `residue`. The board walks as a `u64` of
-    /// four bits a cell ([`Board::nibbles`]) and is known by its index: a
-    /// step slides one nibble and ranks it, and the goal is its index.
+    /// whose index is `start`, reading each entry with `residue` and
+    /// ranking with `rank` (of a board's nibbles and blank cell).
+    ///
+    /// The board walks as a `u64` of four bits a cell ([`Board::nibbles`])
+    /// and is known by its index (the goal by its own): a step slides one
+    /// nibble, and ranks the board only for a vertical move (a horizontal
+    /// one moves the index by ± m!/2). The moves are tried in the order
+    /// `u d l r`, the move back left out; the first one closer is taken
+    /// (weighing all four at once, with no branch on the entries, ranks
+    /// both vertical neighbours every step, and is slower).
     #[inline(always)]
     fn descend_by(
         &self,
         board: &Board,
+        start: Index,
         mut step: impl FnMut(Move),
         residue: impl Fn(u64) -> u8,
+        rank: impl Fn(u64, usize) -> u64,
     ) -> Result<Option<u32>, SolveError> {
         let shape = board.shape();
         let damaged = |nibbles: u64, why: &'static str| {
@@ -412,13 +441,12 @@ impl<D: AsRef<[u8]>> Table<D> {
                 .map_or_else(|_| format!("{nibbles:#x}"), |b| b.to_string());
             Err(SolveError::Damaged { board, why })
         };
-        let indexer = &self.indexer;
-        let per_blank = indexer.per_blank();
-        let goal = indexer.rank_unchecked(self.class.canonical()).0;
+        let goal = self.walk.goal;
+        let per_blank = self.indexer.per_blank();
         let max_distance = self.max_distance();
         let mut here = board.nibbles();
         let mut blank = board.blank();
-        let mut index = indexer.rank_nibbles(here, blank).0;
+        let mut index = start.0;
         let mut entry = residue(index);
         let mut came_by: Option<Move> = None;
         let mut distance = 0;
@@ -440,7 +468,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 let next_index = match mv {
                     Move::Left => index - per_blank,
                     Move::Right => index + per_blank,
-                    Move::Up | Move::Down => indexer.rank_nibbles(next, target).0,
+                    Move::Up | Move::Down => rank(next, target),
                 };
                 (residue(next_index) == closer).then_some((mv, next, target, next_index))
             });
@@ -538,8 +566,10 @@ impl Table<Vec<u8>> {
             &shards::hardest_boards(&manifest),
         );
         let end = bytes.len();
+        let indexer = Indexer::new(&indexed);
         Ok(Table {
-            indexer: Indexer::new(&indexed),
+            walk: Walk::new(&indexer, &indexed),
+            indexer,
             adjacency: Adjacency::new(indexed.shape()),
             class,
             metadata,
@@ -567,6 +597,21 @@ impl Table<memmap2::Mmap> {
     /// ```
     pub fn open_path(path: &Path) -> Result<Table<memmap2::Mmap>, FileError> {
         Table::new(map_file(path)?)
+    }
+}
+
+/// What the table's descent knows of its goal, made once per table.
+#[derive(Clone, Debug)]
+struct Walk {
+    /// The indexed goal's index: the descent ends there.
+    goal: u64,
+}
+
+impl Walk {
+    fn new(indexer: &Indexer, goal: &Board) -> Walk {
+        Walk {
+            goal: indexer.rank_unchecked(goal).0,
+        }
     }
 }
 

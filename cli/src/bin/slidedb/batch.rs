@@ -217,9 +217,14 @@ fn answer_lines<Q: Query>(
     // Resolve each size's answerer once, before the parallel answers.
     let mut misfit: HashMap<Shape, String> = HashMap::new();
     let mut stop: Option<(usize, anyhow::Error)> = None;
+    let mut last = None;
     for (i, p) in parsed.iter().enumerate() {
         let Ok(board) = p else { continue };
         let shape = board.shape();
+        if last == Some(shape) {
+            continue; // resolved just before: no lookup
+        }
+        last = Some(shape);
         if run.answerers.contains_key(&shape) || misfit.contains_key(&shape) {
             continue;
         }
@@ -259,12 +264,22 @@ fn answer_lines<Q: Query>(
             };
             // One moves buffer per task: no allocation per line.
             let mut moves = Vec::with_capacity(128);
+            // The last board's size and answerer: a batch is mostly of one
+            // size, so most boards look up none.
+            let mut last: Option<(Shape, &Q::Answerer)> = None;
             for (offset, parsed) in chunk.iter().enumerate() {
                 let i = chunk_index * per_task + offset;
                 let number = first_number + i;
                 let error = match parsed {
                     Err(e) => e.clone(),
-                    Ok(board) => match answerers.get(&board.shape()) {
+                    Ok(board) => match last
+                        .filter(|&(shape, _)| shape == board.shape())
+                        .map(|(_, answerer)| answerer)
+                        .or_else(|| {
+                            let found = answerers.get(&board.shape());
+                            last = found.map(|answerer| (board.shape(), answerer));
+                            found
+                        }) {
                         None => misfit[&board.shape()].clone(),
                         Some(answerer) => {
                             let mark = done.text.len();

@@ -228,7 +228,7 @@ impl Query for Solve<'_> {
             out.push_str("unsolvable\n");
             return Ok(false);
         };
-        out.extend(moves.iter().map(|m| m.letter()));
+        push_letters(out, moves);
         out.push('\n');
         if self.args.steps {
             let mut here = *board;
@@ -247,6 +247,18 @@ impl Query for Solve<'_> {
             out.push('\n');
         }
         Ok(true)
+    }
+}
+
+/// Appends the moves' letters to `out`: copied a block at a time from a
+/// buffer on the stack, not pushed one character at a time.
+fn push_letters(out: &mut String, moves: &[Move]) {
+    let mut buffer = [0u8; 64];
+    for block in moves.chunks(buffer.len()) {
+        for (byte, mv) in buffer.iter_mut().zip(block) {
+            *byte = mv.letter() as u8;
+        }
+        out.push_str(std::str::from_utf8(&buffer[..block.len()]).expect("letters are ASCII"));
     }
 }
 
