@@ -388,7 +388,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         step: impl FnMut(Move),
     ) -> Result<Option<u32>, SolveError> {
         // Of the goal's shape and parity, or it cannot reach the goal.
-        let Some(start) = self.indexer.rank(board) else {
+        let Some(start) = self.indexer.rank_in_one_pass(board) else {
             return Ok(None);
         };
         let ix = &self.indexer;
