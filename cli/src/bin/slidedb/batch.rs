@@ -202,11 +202,17 @@ fn answer_lines<Q: Query>(
     tally: &mut Tally,
 ) -> Result<()> {
     let size = run.data.size;
-    let parsed: Vec<Result<Board, String>> = lines
-        .par_iter()
-        .with_min_len(LINES_PER_TASK)
-        .map(|line| parse_line(line, size))
-        .collect();
+    // One task's worth of lines (a board given as an argument) is read
+    // here: handing it to the pool would cost more than reading it.
+    let parsed: Vec<Result<Board, String>> = if lines.len() <= LINES_PER_TASK {
+        lines.iter().map(|line| parse_line(line, size)).collect()
+    } else {
+        lines
+            .par_iter()
+            .with_min_len(LINES_PER_TASK)
+            .map(|line| parse_line(line, size))
+            .collect()
+    };
     let name = |number: usize| {
         if label == "line" {
             format!("line {number}")
@@ -237,7 +243,7 @@ fn answer_lines<Q: Query>(
                     run.answerers.insert(shape, answerer);
                 }
                 Err(e) => {
-                    stop = Some((i, e));
+                    stop = Some((i, e.context(name(first_number + i))));
                     break;
                 }
             },
@@ -316,7 +322,15 @@ fn answer_lines<Q: Query>(
         }
         done
     };
-    // The tasks render on a thread of their own (into the pool), and each
+    // One task is answered here (a board given as an argument: no thread
+    // to start, nothing to overlap).
+    if parsed.len() <= per_task {
+        if !parsed.is_empty() {
+            write_part(render((0, parsed)), out, tally)?;
+        }
+        return stopped(stop, out);
+    }
+    // More tasks render on a thread of their own (into the pool), and each
     // is written here as soon as those before it are: the output of one
     // task is written while the next ones are answered, not after all.
     let mut waiting: Vec<Option<Rendered>> = Vec::new();
@@ -348,11 +362,19 @@ fn answer_lines<Q: Query>(
     if let Some(e) = failure {
         return Err(e);
     }
-    if let Some((i, e)) = stop {
-        out.flush()?;
-        return Err(e.context(name(first_number + i)));
+    stopped(stop, out)
+}
+
+/// The error that stopped a run of lines (named by its line), if one
+/// did, after the lines before it are flushed.
+fn stopped(stop: Option<(usize, anyhow::Error)>, out: &mut impl Write) -> Result<()> {
+    match stop {
+        Some((_, e)) => {
+            out.flush()?;
+            Err(e)
+        }
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Writes one task's answers, and its messages to stderr; its fatal
