@@ -428,6 +428,25 @@ impl Board {
                 got: tiles.len(),
             });
         }
+        // The usual case in one pass: every tile below n, and all n of
+        // them there (so each once). Anything else is named below.
+        let (mut seen, mut out_of_range, mut blank, mut packed) = (0u32, false, 0, 0u128);
+        for (cell, &t) in tiles.iter().enumerate().rev() {
+            out_of_range |= t as usize >= n;
+            seen |= 1 << (t & 31);
+            if t == 0 {
+                blank = cell;
+            }
+            // From the last cell down: a constant shift a cell.
+            packed = packed << CELL_BITS | t as u128;
+        }
+        if !out_of_range && seen == (1u32 << n) - 1 {
+            return Ok(Board {
+                packed,
+                shape,
+                blank: blank as u8,
+            });
+        }
         if let Some(&t) = tiles.iter().find(|&&t| t as usize >= n) {
             return Err(BoardError::TileOutOfRange {
                 tile: t.to_string(),
@@ -441,17 +460,14 @@ impl Board {
             count => return Err(BoardError::TooManyBlanks { count }),
         }
         let mut seen = 0u32;
-        let mut blank = 0;
-        let mut packed = 0u128;
-        for (cell, &t) in tiles.iter().enumerate() {
-            if t == 0 {
-                blank = cell;
-            } else if seen & (1 << t) != 0 {
+        for &t in tiles {
+            if t != 0 && seen & (1 << t) != 0 {
                 return Err(BoardError::DuplicateTile { tile: t });
             }
             seen |= 1 << t;
-            packed |= (t as u128) << (CELL_BITS * cell);
         }
+        // Not reached (n tiles below n, one blank, none twice are every
+        // tile once), but the board read above is the board.
         Ok(Board {
             packed,
             shape,
@@ -577,10 +593,22 @@ impl Board {
     pub(crate) fn nibbles(&self) -> u64 {
         debug_assert!(self.shape.cells() <= 16);
         let mut nibbles = 0u64;
+        let mut rest = self.packed;
         for cell in 0..self.shape.cells() {
-            nibbles |= (self.tile(cell) as u64) << (4 * cell);
+            nibbles |= (rest as u64 & 0xF) << (4 * cell);
+            rest >>= CELL_BITS;
         }
         nibbles
+    }
+
+    /// The board of `shape` whose cells are `nibbles`, four bits a cell
+    /// (the form [`nibbles`](Board::nibbles) gives), if it is one.
+    pub(crate) fn from_nibbles(shape: Shape, nibbles: u64) -> Result<Board, BoardError> {
+        let mut tiles = [0u8; MAX_CELLS];
+        for (cell, slot) in tiles.iter_mut().enumerate().take(shape.cells().min(16)) {
+            *slot = ((nibbles >> (4 * cell)) & 0xF) as u8;
+        }
+        Board::from_tiles(shape, &tiles[..shape.cells()])
     }
 
     /// The board after `mv`, or `None` if the blank would leave the board.
@@ -638,8 +666,10 @@ impl Board {
     pub fn parity(&self) -> u8 {
         let mut inversions = 0u32;
         let mut seen = 0u32;
-        for cell in 0..self.shape.cells() {
-            let t = self.tile(cell);
+        let mut rest = self.packed;
+        for _ in 0..self.shape.cells() {
+            let t = (rest & CELL_MASK) as u32;
+            rest >>= CELL_BITS;
             if t != 0 {
                 // tiles greater than t already seen stand before it
                 inversions += (seen >> (t + 1)).count_ones();
@@ -1038,6 +1068,38 @@ mod tests {
             let err = Board::parse(text, None).unwrap_err();
             assert!(check(&err), "{text:?} gave {err:?}");
         }
+    }
+
+    /// Cells read in one pass are checked as the careful path checks them:
+    /// a tile past the end whose five low bits name a missing tile (32 for
+    /// the blank, 33 for tile 1) is still out of range, and each fault is
+    /// named as before.
+    #[test]
+    fn from_tiles_refuses_what_the_one_pass_could_miss() {
+        let s = Shape::new(2, 2).unwrap();
+        use BoardError::*;
+        let t = |tiles: &[u8]| Board::from_tiles(s, tiles);
+        assert!(matches!(
+            t(&[32, 1, 2, 3]),
+            Err(TileOutOfRange { tile: 32, .. })
+        ));
+        assert!(matches!(
+            t(&[0, 33, 2, 3]),
+            Err(TileOutOfRange { tile: 33, .. })
+        ));
+        assert!(matches!(
+            t(&[0, 1, 2, 4]),
+            Err(TileOutOfRange { tile: 4, .. })
+        ));
+        assert!(matches!(t(&[0, 0, 2, 3]), Err(TooManyBlanks { count: 2 })));
+        assert!(matches!(t(&[1, 1, 2, 3]), Err(NoBlank)));
+        assert!(matches!(t(&[0, 2, 2, 3]), Err(DuplicateTile { tile: 2 })));
+        assert!(matches!(t(&[0, 1, 2]), Err(WrongCellCount { got: 3, .. })));
+        let board = t(&[3, 0, 1, 2]).unwrap();
+        assert_eq!(
+            (board.blank(), board.to_string()),
+            (1, "3 0 1 2".to_string())
+        );
     }
 
     #[test]

@@ -121,16 +121,64 @@ impl Indexer {
         Some(self.rank_unchecked(board))
     }
 
+    /// [`rank`](Indexer::rank) in one pass over the tiles: the parity is
+    /// read off the Lehmer digits the rank adds up (their sum is the
+    /// number of inversions), not counted again.
+    #[inline]
+    pub(crate) fn rank_in_one_pass(&self, board: &Board) -> Option<Index> {
+        if board.shape() != self.shape {
+            return None;
+        }
+        let b = board.blank();
+        let packed = board.nibbles();
+        let low = (1u64 << (4 * b)) - 1;
+        let tiles = (packed & low) | ((packed >> 4) & !low);
+        let (h, inversions) = match self.shape.cells() - 1 {
+            8 => self.rank_and_inversions_of::<8>(tiles),
+            11 => self.rank_and_inversions_of::<11>(tiles),
+            _ => return self.rank(board),
+        };
+        let row = b / self.shape.cols();
+        let parity = (inversions as usize + (self.shape.cols() - 1) * row) % 2;
+        (parity as u8 == self.parity).then_some(Index(b as u64 * self.per_blank + h))
+    }
+
+    /// ⌊lehmer / 2⌋ of a tile order of `M` tiles and its inversions (the
+    /// sum of all its Lehmer digits).
+    #[inline(always)]
+    fn rank_and_inversions_of<const M: usize>(&self, tiles: u64) -> (u64, u32) {
+        let mut seen = 0u32;
+        let mut h = 0u64;
+        let mut inversions = 0;
+        let mut i = 0;
+        while i + 1 < M {
+            let t = ((tiles >> (4 * i)) & 0xF) as u32;
+            let digit = t - 1 - (seen & ((1 << t) - 1)).count_ones();
+            h += digit as u64 * Weights::<M>::OF[i];
+            inversions += digit;
+            seen |= 1 << t;
+            i += 1;
+        }
+        (h, inversions) // the last digit is always 0
+    }
+
     /// The index of a board known to be of this index's shape and parity.
     /// O(cells) with no branches per cell and no allocation.
     #[inline]
     pub(crate) fn rank_unchecked(&self, board: &Board) -> Index {
-        let b = board.blank();
-        let packed = board.nibbles();
+        self.rank_nibbles(board.nibbles(), board.blank())
+    }
+
+    /// The index of the board whose cells are `nibbles` (four bits a cell,
+    /// cell 0 in the lowest bits, as [`Board::nibbles`]) with the blank in
+    /// `blank`, known to be of this index's shape and parity: what a walk
+    /// that keeps its board in a `u64` ranks with.
+    #[inline]
+    pub(crate) fn rank_nibbles(&self, nibbles: u64, blank: usize) -> Index {
         // Remove the blank's nibble: the tiles in reading order.
-        let low = (1u64 << (4 * b)) - 1;
-        let tiles = (packed & low) | ((packed >> 4) & !low);
-        Index(b as u64 * self.per_blank + self.tile_rank(tiles))
+        let low = (1u64 << (4 * blank)) - 1;
+        let tiles = (nibbles & low) | ((nibbles >> 4) & !low);
+        Index(blank as u64 * self.per_blank + self.tile_rank(tiles))
     }
 
     /// ⌊lehmer / 2⌋ of a tile order packed four bits a tile, first tile in
@@ -163,11 +211,23 @@ impl Indexer {
             let t = ((tiles >> (4 * i)) & 0xF) as u32;
             // smaller tiles not yet seen stand to the right
             let digit = t - 1 - (seen & ((1 << t) - 1)).count_ones();
-            h += digit as u64 * self.weight[i];
+            // The weights are constants of M: no load, a constant multiply.
+            h += digit as u64 * Weights::<M>::OF[i];
             seen |= 1 << t;
             i += 1;
         }
         h
+    }
+
+    /// [`rank_nibbles`](Indexer::rank_nibbles) for boards of `M` tiles
+    /// (`M + 1` cells, this index's), fully unrolled: what a walk that
+    /// knows its board's size ranks with. `M` must be this index's.
+    #[inline(always)]
+    pub(crate) fn rank_nibbles_of<const M: usize>(&self, nibbles: u64, blank: usize) -> u64 {
+        debug_assert_eq!(M + 1, self.shape.cells());
+        let low = (1u64 << (4 * blank)) - 1;
+        let tiles = (nibbles & low) | ((nibbles >> 4) & !low);
+        blank as u64 * Weights::<M>::PER_BLANK + self.tile_rank_of::<M>(tiles)
     }
 
     /// The Lehmer digits of the tile orders whose halved rank is `h`, four
@@ -224,6 +284,38 @@ impl Indexer {
             digit_sum,
         ))
     }
+}
+
+/// The constants of the index of boards of `M` tiles.
+struct Weights<const M: usize>;
+
+impl<const M: usize> Weights<M> {
+    /// `OF[i]` = (M − 1 − i)!/2, the weight of Lehmer digit `i < M − 2`
+    /// ([`Indexer`]'s `weight`); 0 for the last two digits.
+    const OF: [u64; MAX_CELLS] = {
+        let mut weight = [0u64; MAX_CELLS];
+        let mut f = 1u64; // (M - 1 - i)!
+        let mut i = M;
+        while i > 0 {
+            i -= 1;
+            if i + 2 < M {
+                weight[i] = f / 2;
+            }
+            f *= (M - i) as u64;
+        }
+        weight
+    };
+
+    /// M!/2: the boards per blank cell.
+    const PER_BLANK: u64 = {
+        let mut f = 1u64;
+        let mut k = 2;
+        while k <= M {
+            f *= k as u64;
+            k += 1;
+        }
+        f / 2
+    };
 }
 
 /// The board of `shape` and `parity` with the blank in `blank` and the
@@ -468,6 +560,80 @@ mod tests {
                 assert!(cells[..k].iter().all(|&c| (c as usize) < n));
                 assert_eq!(placement_rank(&cells[..k], n), r);
                 assert!(!std::mem::replace(&mut seen[r as usize], true));
+            }
+        }
+    }
+
+    /// The one-pass rank is the rank, and refuses what the rank refuses,
+    /// on every board of 3×3 of both parities against either goal's index,
+    /// on a sample of 3×4, and on a board of another shape.
+    #[test]
+    fn one_pass_ranks_are_the_ranks() {
+        for (r, c) in [(3, 3), (3, 4)] {
+            let shape = Shape::new(r, c).unwrap();
+            for goal_parity in [0, 1] {
+                let ix = Indexer::for_class(shape, goal_parity);
+                for parity in [0, 1] {
+                    let of = Indexer::for_class(shape, parity);
+                    let step = (of.len() / 200_000).max(1);
+                    for i in (0..of.len()).step_by(step as usize) {
+                        let board = of.unrank(Index(i)).unwrap();
+                        assert_eq!(ix.rank_in_one_pass(&board), ix.rank(&board), "{board}");
+                    }
+                }
+            }
+        }
+        let ix = Indexer::new(&Board::solved(Shape::EIGHT));
+        assert_eq!(
+            ix.rank_in_one_pass(&Board::solved(Shape::new(2, 2).unwrap())),
+            None
+        );
+    }
+
+    /// The weights of each tile count as constants are the indexer's.
+    #[test]
+    fn constant_weights_are_the_indexers() {
+        fn check<const M: usize>(rows: usize, cols: usize) {
+            let shape = Shape::new(rows, cols).unwrap();
+            assert_eq!(shape.cells(), M + 1);
+            let ix = Indexer::for_class(shape, 0);
+            assert_eq!(&Weights::<M>::OF, ix.weights(), "{M} tiles");
+            assert_eq!(Weights::<M>::PER_BLANK, ix.per_blank(), "{M} tiles");
+        }
+        check::<3>(2, 2);
+        check::<5>(2, 3);
+        check::<7>(2, 4);
+        check::<8>(3, 3);
+        check::<9>(2, 5);
+        check::<11>(3, 4);
+        check::<13>(2, 7);
+        check::<14>(3, 5);
+        check::<15>(4, 4);
+    }
+
+    /// The walk's rank, of a board kept four bits a cell, is the board's,
+    /// and the board comes back from its nibbles, on every board of 3×3
+    /// and 2×4 and a sample of 4×4.
+    #[test]
+    fn ranks_of_nibbles_are_the_boards_ranks() {
+        for (r, c) in [(3, 3), (2, 4), (4, 4)] {
+            let shape = Shape::new(r, c).unwrap();
+            for parity in [0, 1] {
+                let ix = Indexer::for_class(shape, parity);
+                let step = (ix.len() / 200_000).max(1);
+                for i in (0..ix.len()).step_by(step as usize) {
+                    let board = ix.unrank(Index(i)).unwrap();
+                    let nibbles = board.nibbles();
+                    assert_eq!(ix.rank_nibbles(nibbles, board.blank()), Index(i), "{board}");
+                    let unrolled = match shape.cells() - 1 {
+                        7 => ix.rank_nibbles_of::<7>(nibbles, board.blank()),
+                        8 => ix.rank_nibbles_of::<8>(nibbles, board.blank()),
+                        15 => ix.rank_nibbles_of::<15>(nibbles, board.blank()),
+                        m => unreachable!("{m} tiles"),
+                    };
+                    assert_eq!(unrolled, i, "{board}");
+                    assert_eq!(Board::from_nibbles(shape, nibbles), Ok(board));
+                }
             }
         }
     }

@@ -34,7 +34,7 @@
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-use crate::board::{Board, BoardError, Shape};
+use crate::board::{Board, BoardError, MAX_CELLS, Shape};
 use crate::database::{Database, DatabaseError, Toward};
 use crate::random::{SplitMix64, random_board};
 use crate::solution::SolveError;
@@ -568,11 +568,57 @@ pub fn read_line(bytes: &[u8], too_long: bool, size: Option<Shape>) -> Result<Bo
         return Err(LineError::TooLong);
     }
     let line = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    if let Some(board) = read_plain(line, size) {
+        return Ok(board);
+    }
     let text = std::str::from_utf8(line).map_err(|_| LineError::NotText)?;
     if text.contains('\0') {
         return Err(LineError::Nul);
     }
     Ok(Board::parse(text, size)?)
+}
+
+/// The board of a line in the commonest form, one character a cell split
+/// by single spaces (`2 3 4 1 5 x 7 6 8`) or not split at all
+/// (`23415x768`), read without the general parser; `None` for any other
+/// line, and for a line in that form that is not a board (the general
+/// parser then reads it, and names what is wrong). Where it answers, it
+/// answers as [`Board::parse`] does: the size in force, else a square
+/// count (4 or 9 cells).
+fn read_plain(line: &[u8], size: Option<Shape>) -> Option<Board> {
+    let spaced = line.get(1) == Some(&b' ');
+    let count = if spaced {
+        line.len().div_ceil(2)
+    } else {
+        line.len()
+    };
+    if count > MAX_CELLS || (spaced && line.len().is_multiple_of(2)) {
+        return None;
+    }
+    let mut tiles = [0u8; MAX_CELLS];
+    for (i, &byte) in line.iter().enumerate() {
+        if spaced && i % 2 == 1 {
+            if byte != b' ' {
+                return None;
+            }
+            continue;
+        }
+        tiles[if spaced { i / 2 } else { i }] = match byte {
+            b'0'..=b'9' => byte - b'0',
+            b'x' | b'X' | b'_' | b'.' => 0,
+            _ => return None,
+        };
+    }
+    let shape = match (size, count) {
+        (Some(shape), _) => shape,
+        (None, 4) => Shape::new(2, 2).ok()?,
+        (None, 9) => Shape::EIGHT,
+        _ => return None,
+    };
+    if count != shape.cells() {
+        return None;
+    }
+    Board::from_tiles(shape, &tiles[..count]).ok()
 }
 
 /// A line as an answer echoes it: as text (bytes that are not UTF-8

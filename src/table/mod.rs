@@ -62,6 +62,7 @@ pub struct Table<D> {
     class: GoalClass,
     indexer: Indexer,
     adjacency: Adjacency,
+    walk: Walk,
     body: std::ops::Range<usize>,
     body_crc: u32,
     /// A sharded table's bodies (then `data` is the manifest, and `body`
@@ -96,8 +97,10 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn new(data: D) -> Result<Table<D>, FileError> {
         let layout = file::read(data.as_ref())?;
         let indexed = *layout.class.canonical();
+        let indexer = Indexer::new(&indexed);
         Ok(Table {
-            indexer: Indexer::new(&indexed),
+            walk: Walk::new(&indexer, &indexed),
+            indexer,
             adjacency: Adjacency::new(indexed.shape()),
             class: layout.class,
             metadata: layout.metadata,
@@ -117,6 +120,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             class: self.class,
             indexer: self.indexer,
             adjacency: self.adjacency,
+            walk: self.walk,
             body: self.body,
             body_crc: self.body_crc,
             shards: self.shards,
@@ -293,12 +297,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// ```
     #[inline]
     pub fn residue(&self, index: Index) -> u8 {
-        if let Some(shards) = &self.shards {
-            return shards.residue(index.0);
-        }
-        match self.body_bytes().get((index.0 / 4) as usize) {
-            Some(byte) => (byte >> (2 * (index.0 % 4))) & 3,
-            None => 3,
+        match &self.shards {
+            Some(shards) => shards.residue(index.0),
+            None => residue_in(self.body_bytes(), index.0),
         }
     }
 
@@ -384,56 +385,102 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub(crate) fn descend(
         &self,
         board: &Board,
-        mut step: impl FnMut(Move),
+        step: impl FnMut(Move),
     ) -> Result<Option<u32>, SolveError> {
-        let goal = self.class.canonical();
-        if !board.can_reach(goal) {
+        // Of the goal's shape and parity, or it cannot reach the goal.
+        let Some(start) = self.indexer.rank_in_one_pass(board) else {
             return Ok(None);
-        }
-        let damaged = |at: &Board, why: &'static str| {
-            Err(SolveError::Damaged {
-                board: at.to_string(),
-                why,
-            })
         };
+        let ix = &self.indexer;
+        let Some(shards) = &self.shards else {
+            // One copy of the walk per common size, its rank unrolled.
+            let body = self.body_bytes();
+            let residue = |index| residue_in(body, index);
+            return match ix.shape().cells() - 1 {
+                8 => self.descend_by(board, start, step, residue, |n, b| {
+                    ix.rank_nibbles_of::<8>(n, b)
+                }),
+                11 => self.descend_by(board, start, step, residue, |n, b| {
+                    ix.rank_nibbles_of::<11>(n, b)
+                }),
+                _ => self.descend_by(board, start, step, residue, |n, b| ix.rank_nibbles(n, b).0),
+            };
+        };
+        self.descend_by(
+            board,
+            start,
+            step,
+            |index| shards.residue(index),
+            |n, b| ix.rank_nibbles(n, b).0,
+        )
+    }
+
+    /// [`descend`](Table::descend) from a board that can reach the goal,
+    /// whose index is `start`, reading each entry with `residue` and
+    /// ranking with `rank` (of a board's nibbles and blank cell).
+    ///
+    /// The board walks as a `u64` of four bits a cell ([`Board::nibbles`])
+    /// and is known by its index (the goal by its own): a step slides one
+    /// nibble, and ranks the board only for a vertical move (a horizontal
+    /// one moves the index by ± m!/2). The moves are tried in the order
+    /// `u d l r`, the move back left out; the first one closer is taken
+    /// (weighing all four at once, with no branch on the entries, ranks
+    /// both vertical neighbours every step, and is slower).
+    #[inline(always)]
+    fn descend_by(
+        &self,
+        board: &Board,
+        start: Index,
+        mut step: impl FnMut(Move),
+        residue: impl Fn(u64) -> u8,
+        rank: impl Fn(u64, usize) -> u64,
+    ) -> Result<Option<u32>, SolveError> {
+        let shape = board.shape();
+        let damaged = |nibbles: u64, why: &'static str| {
+            let board = Board::from_nibbles(shape, nibbles)
+                .map_or_else(|_| format!("{nibbles:#x}"), |b| b.to_string());
+            Err(SolveError::Damaged { board, why })
+        };
+        let goal = self.walk.goal;
         let per_blank = self.indexer.per_blank();
-        let mut here = *board;
-        let mut index = self.indexer.rank_unchecked(&here);
-        let mut residue = self.residue(index);
+        let max_distance = self.max_distance();
+        let mut here = board.nibbles();
+        let mut blank = board.blank();
+        let mut index = start.0;
+        let mut entry = residue(index);
         let mut came_by: Option<Move> = None;
         let mut distance = 0;
-        while here != *goal {
-            if residue > 2 {
-                return damaged(&here, "its entry holds no distance");
+        while index != goal {
+            if entry > 2 {
+                return damaged(here, "its entry holds no distance");
             }
-            if distance >= self.max_distance() {
-                return damaged(&here, "the path grew longer than the greatest distance");
+            if distance >= max_distance {
+                return damaged(here, "the path grew longer than the greatest distance");
             }
-            let closer = (residue + 2) % 3;
-            let found = self
-                .adjacency
-                .from(here.blank())
-                .iter()
-                .find_map(|&(mv, target)| {
-                    if came_by == Some(mv.inverse()) {
-                        return None; // that neighbour is one farther
-                    }
-                    let next = here.slide_from(target as usize);
-                    let next_index = match mv {
-                        Move::Left => Index(index.0 - per_blank),
-                        Move::Right => Index(index.0 + per_blank),
-                        Move::Up | Move::Down => self.indexer.rank_unchecked(&next),
-                    };
-                    (self.residue(next_index) == closer).then_some((mv, next, next_index))
-                });
-            let Some((mv, next, next_index)) = found else {
-                return damaged(&here, "no move leads one closer");
+            let closer = (entry + 2) % 3;
+            let found = self.adjacency.from(blank).iter().find_map(|&(mv, target)| {
+                if came_by == Some(mv.inverse()) {
+                    return None; // that neighbour is one farther
+                }
+                let target = target as usize;
+                let tile = (here >> (4 * target)) & 0xF;
+                let next = here ^ (tile << (4 * target)) ^ (tile << (4 * blank));
+                let next_index = match mv {
+                    Move::Left => index - per_blank,
+                    Move::Right => index + per_blank,
+                    Move::Up | Move::Down => rank(next, target),
+                };
+                (residue(next_index) == closer).then_some((mv, next, target, next_index))
+            });
+            let Some((mv, next, target, next_index)) = found else {
+                return damaged(here, "no move leads one closer");
             };
             step(mv);
             distance += 1;
             here = next;
+            blank = target;
             index = next_index;
-            residue = closer;
+            entry = closer;
             came_by = Some(mv);
         }
         Ok(Some(distance))
@@ -519,8 +566,10 @@ impl Table<Vec<u8>> {
             &shards::hardest_boards(&manifest),
         );
         let end = bytes.len();
+        let indexer = Indexer::new(&indexed);
         Ok(Table {
-            indexer: Indexer::new(&indexed),
+            walk: Walk::new(&indexer, &indexed),
+            indexer,
             adjacency: Adjacency::new(indexed.shape()),
             class,
             metadata,
@@ -548,6 +597,31 @@ impl Table<memmap2::Mmap> {
     /// ```
     pub fn open_path(path: &Path) -> Result<Table<memmap2::Mmap>, FileError> {
         Table::new(map_file(path)?)
+    }
+}
+
+/// What the table's descent knows of its goal, made once per table.
+#[derive(Clone, Debug)]
+struct Walk {
+    /// The indexed goal's index: the descent ends there.
+    goal: u64,
+}
+
+impl Walk {
+    fn new(indexer: &Indexer, goal: &Board) -> Walk {
+        Walk {
+            goal: indexer.rank_unchecked(goal).0,
+        }
+    }
+}
+
+/// The entry for `index` in a body of 2-bit entries, four a byte (3 past
+/// the end).
+#[inline(always)]
+fn residue_in(body: &[u8], index: u64) -> u8 {
+    match body.get((index / 4) as usize) {
+        Some(byte) => (byte >> (2 * (index % 4))) & 3,
+        None => 3,
     }
 }
 

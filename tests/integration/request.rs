@@ -151,3 +151,55 @@ fn the_lines_of_a_batch() {
     );
     assert!(read_line(b"1 2 3", true, None).is_err());
 }
+
+/// A line of one character a cell (split by single spaces or not at all)
+/// is read by a shortcut: it answers as `Board::parse` does, board for
+/// board and error for error, whatever the size in force.
+#[test]
+fn plain_lines_read_as_the_parser_reads_them() {
+    let two_by_three = Shape::new(2, 3).unwrap();
+    let mut lines: Vec<String> = Vec::new();
+    // Every 3x3 board of a sample, in both plain forms and with each blank mark.
+    let indexer = slidedb::Indexer::new(&eight());
+    for i in (0..indexer.len()).step_by(997) {
+        let board = indexer.unrank(slidedb::Index(i)).unwrap();
+        let cells: Vec<String> = board.tiles().map(|t| t.to_string()).collect();
+        lines.push(cells.join(" "));
+        lines.push(cells.concat());
+        for mark in ["x", "X", "_", "."] {
+            lines.push(cells.join(" ").replace('0', mark));
+        }
+    }
+    // Lines in those forms that are not boards, or not of the size.
+    for text in [
+        "1 2 3 4 5 6 7 8 9",
+        "1 2 3 4 5 6 7 7 0",
+        "1 2 3 4 5 6 7 8 8",
+        "1 2 3 4 5 6 7 0 0",
+        "1 2 3 4 5 6 7 8",
+        "12345678",
+        "1234567890",
+        "123450",
+        "1 2 3 4 5 0",
+        "1230",
+        "1 2 3 0",
+        "0",
+        "",
+        "1 2 3 4 5 6 7 8 0 ",
+        " 1 2 3 4 5 6 7 8 0",
+        "1  2 3 4 5 6 7 8 0",
+        "1 2 3 4 5 6 7 8 y",
+        "1\t2 3 4 5 6 7 8 0",
+        "x x 1 2 3 4 5 6 7",
+        "1 2 3 4 5 6 7 8 0 1 2 3 4 5 6 7 8 0 1 2 3 4 5 6 7 8",
+    ] {
+        lines.push(text.to_string());
+    }
+    for line in &lines {
+        for size in [None, Some(Shape::EIGHT), Some(two_by_three)] {
+            let read = read_line(line.as_bytes(), false, size).map_err(|e| e.to_string());
+            let parsed = Board::parse(line, size).map_err(|e| e.to_string());
+            assert_eq!(read, parsed, "{line:?} at {size:?}");
+        }
+    }
+}

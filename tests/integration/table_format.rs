@@ -157,6 +157,39 @@ fn a_damaged_body_gives_an_error_not_a_path() {
     }
 }
 
+/// A damaged entry is named by the board the descent stood on: the start
+/// itself when its own entry holds no distance, and a board along the way
+/// when no move leads one closer.
+#[test]
+fn a_damaged_body_names_the_board_where_the_descent_stopped() {
+    let bytes = small();
+    let body_offset = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+    let shape = Shape::new(2, 3).unwrap();
+    let board = Board::parse("4 5 0 1 2 3", Some(shape)).unwrap();
+    let mut no_distance = bytes.clone();
+    no_distance[body_offset..].fill(0xFF);
+    let table = Table::new(&no_distance[..]).unwrap();
+    match table.solve(&board) {
+        Err(slidedb::SolveError::Damaged { board: at, why }) => {
+            assert_eq!(at, "4 5 0 1 2 3");
+            assert_eq!(why, "its entry holds no distance");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Every entry 0: the start reads distance 0 mod 3 and every neighbour
+    // 0 too, never the 2 one closer would be.
+    let mut all_zero = bytes.clone();
+    all_zero[body_offset..].fill(0);
+    let table = Table::new(&all_zero[..]).unwrap();
+    match table.solve(&board) {
+        Err(slidedb::SolveError::Damaged { board: at, why }) => {
+            assert_eq!(at, "4 5 0 1 2 3");
+            assert_eq!(why, "no move leads one closer");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 /// The metadata's own checksum: every metadata byte changed, with the
 /// header left whole, is refused as a metadata checksum mismatch, for
 /// both kinds of file (before anything is decoded from it).

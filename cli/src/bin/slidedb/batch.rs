@@ -202,11 +202,17 @@ fn answer_lines<Q: Query>(
     tally: &mut Tally,
 ) -> Result<()> {
     let size = run.data.size;
-    let parsed: Vec<Result<Board, String>> = lines
-        .par_iter()
-        .with_min_len(LINES_PER_TASK)
-        .map(|line| parse_line(line, size))
-        .collect();
+    // One task's worth of lines (a board given as an argument) is read
+    // here: handing it to the pool would cost more than reading it.
+    let parsed: Vec<Result<Board, String>> = if lines.len() <= LINES_PER_TASK {
+        lines.iter().map(|line| parse_line(line, size)).collect()
+    } else {
+        lines
+            .par_iter()
+            .with_min_len(LINES_PER_TASK)
+            .map(|line| parse_line(line, size))
+            .collect()
+    };
     let name = |number: usize| {
         if label == "line" {
             format!("line {number}")
@@ -217,9 +223,14 @@ fn answer_lines<Q: Query>(
     // Resolve each size's answerer once, before the parallel answers.
     let mut misfit: HashMap<Shape, String> = HashMap::new();
     let mut stop: Option<(usize, anyhow::Error)> = None;
+    let mut last = None;
     for (i, p) in parsed.iter().enumerate() {
         let Ok(board) = p else { continue };
         let shape = board.shape();
+        if last == Some(shape) {
+            continue; // resolved just before: no lookup
+        }
+        last = Some(shape);
         if run.answerers.contains_key(&shape) || misfit.contains_key(&shape) {
             continue;
         }
@@ -232,7 +243,7 @@ fn answer_lines<Q: Query>(
                     run.answerers.insert(shape, answerer);
                 }
                 Err(e) => {
-                    stop = Some((i, e));
+                    stop = Some((i, e.context(name(first_number + i))));
                     break;
                 }
             },
@@ -247,79 +258,137 @@ fn answer_lines<Q: Query>(
     } else {
         1
     };
-    let rendered: Vec<Rendered> = parsed
-        .par_chunks(per_task)
-        .enumerate()
-        .map(|(chunk_index, chunk)| {
-            let mut done = Rendered {
-                text: String::with_capacity(chunk.len() * 32),
-                errors: String::new(),
-                tally: Tally::default(),
-                fatal: None,
-            };
-            // One moves buffer per task: no allocation per line.
-            let mut moves = Vec::with_capacity(128);
-            for (offset, parsed) in chunk.iter().enumerate() {
-                let i = chunk_index * per_task + offset;
-                let number = first_number + i;
-                let error = match parsed {
-                    Err(e) => e.clone(),
-                    Ok(board) => match answerers.get(&board.shape()) {
-                        None => misfit[&board.shape()].clone(),
-                        Some(answerer) => {
-                            let mark = done.text.len();
-                            match query.answer(answerer, board, &mut moves, &mut done.text) {
-                                Ok(solvable) => {
-                                    done.tally.unsolvable |= !solvable;
-                                    continue;
-                                }
-                                Err(e) => {
-                                    done.text.truncate(mark);
-                                    done.fatal = Some(format!("{}: {e}", name(number)));
-                                    break;
-                                }
+    let render = |(chunk_index, chunk): (usize, &[Result<Board, String>])| {
+        let mut done = Rendered {
+            text: String::with_capacity(chunk.len() * 32),
+            errors: String::new(),
+            tally: Tally::default(),
+            fatal: None,
+        };
+        // One moves buffer per task: no allocation per line.
+        let mut moves = Vec::with_capacity(128);
+        // The last board's size and answerer: a batch is mostly of one
+        // size, so most boards look up none.
+        let mut last: Option<(Shape, &Q::Answerer)> = None;
+        for (offset, parsed) in chunk.iter().enumerate() {
+            let i = chunk_index * per_task + offset;
+            let number = first_number + i;
+            let error = match parsed {
+                Err(e) => e.clone(),
+                Ok(board) => match last
+                    .filter(|&(shape, _)| shape == board.shape())
+                    .map(|(_, answerer)| answerer)
+                    .or_else(|| {
+                        let found = answerers.get(&board.shape());
+                        last = found.map(|answerer| (board.shape(), answerer));
+                        found
+                    }) {
+                    None => misfit[&board.shape()].clone(),
+                    Some(answerer) => {
+                        let mark = done.text.len();
+                        match query.answer(answerer, board, &mut moves, &mut done.text) {
+                            Ok(solvable) => {
+                                done.tally.unsolvable |= !solvable;
+                                continue;
+                            }
+                            Err(e) => {
+                                done.text.truncate(mark);
+                                done.fatal = Some(format!("{}: {e}", name(number)));
+                                break;
                             }
                         }
-                    },
+                    }
+                },
+            };
+            let input = request::echo(lines[i].bytes);
+            done.errors.push_str(&format!(
+                "slidedb: {}: {}\n",
+                name(number),
+                name_options(&error)
+            ));
+            done.tally.invalid = true;
+            if query.json() {
+                let record = InvalidRecord {
+                    line: number,
+                    input,
+                    error,
                 };
-                let input = request::echo(lines[i].bytes);
-                done.errors.push_str(&format!(
-                    "slidedb: {}: {}\n",
-                    name(number),
-                    name_options(&error)
-                ));
-                done.tally.invalid = true;
-                if query.json() {
-                    let record = InvalidRecord {
-                        line: number,
-                        input,
-                        error,
-                    };
-                    done.text
-                        .push_str(&serde_json::to_string(&record).expect("json"));
-                    done.text.push('\n');
-                } else {
-                    done.text.push_str("invalid\n");
+                done.text
+                    .push_str(&serde_json::to_string(&record).expect("json"));
+                done.text.push('\n');
+            } else {
+                done.text.push_str("invalid\n");
+            }
+        }
+        done
+    };
+    // One task is answered here (a board given as an argument: no thread
+    // to start, nothing to overlap).
+    if parsed.len() <= per_task {
+        if !parsed.is_empty() {
+            write_part(render((0, parsed)), out, tally)?;
+        }
+        return stopped(stop, out);
+    }
+    // More tasks render on a thread of their own (into the pool), and each
+    // is written here as soon as those before it are: the output of one
+    // task is written while the next ones are answered, not after all.
+    let mut waiting: Vec<Option<Rendered>> = Vec::new();
+    waiting.resize_with(parsed.len().div_ceil(per_task), || None);
+    let mut next = 0;
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        scope.spawn(move || {
+            parsed
+                .par_chunks(per_task)
+                .enumerate()
+                .for_each_with(sender, |sender, task| {
+                    // The receiver goes only when the scope ends.
+                    let _ = sender.send((task.0, render(task)));
+                });
+        });
+        for (index, part) in receiver {
+            waiting[index] = Some(part);
+            while let Some(part) = waiting.get_mut(next).and_then(Option::take) {
+                next += 1;
+                // After a failure the rest is only waited for.
+                if failure.is_none() {
+                    failure = write_part(part, out, tally).err();
                 }
             }
-            done
-        })
-        .collect();
-    for part in rendered {
-        if !part.errors.is_empty() {
-            let _ = io::stderr().lock().write_all(part.errors.as_bytes());
         }
-        out.write_all(part.text.as_bytes())?;
-        tally.invalid |= part.tally.invalid;
-        tally.unsolvable |= part.tally.unsolvable;
-        if let Some(fatal) = part.fatal {
-            out.flush()?;
-            anyhow::bail!("{fatal}");
-        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
     }
-    if let Some((i, e)) = stop {
+    stopped(stop, out)
+}
+
+/// The error that stopped a run of lines (named by its line), if one
+/// did, after the lines before it are flushed.
+fn stopped(stop: Option<(usize, anyhow::Error)>, out: &mut impl Write) -> Result<()> {
+    match stop {
+        Some((_, e)) => {
+            out.flush()?;
+            Err(e)
+        }
+        None => Ok(()),
+    }
+}
+
+/// Writes one task's answers, and its messages to stderr; its fatal
+/// error, if it has one, after the lines before it.
+fn write_part(part: Rendered, out: &mut impl Write, tally: &mut Tally) -> Result<()> {
+    if !part.errors.is_empty() {
+        let _ = io::stderr().lock().write_all(part.errors.as_bytes());
+    }
+    out.write_all(part.text.as_bytes())?;
+    tally.invalid |= part.tally.invalid;
+    tally.unsolvable |= part.tally.unsolvable;
+    if let Some(fatal) = part.fatal {
         out.flush()?;
-        return Err(e.context(name(first_number + i)));
+        anyhow::bail!("{fatal}");
     }
     Ok(())
 }

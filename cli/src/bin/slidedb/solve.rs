@@ -228,7 +228,7 @@ impl Query for Solve<'_> {
             out.push_str("unsolvable\n");
             return Ok(false);
         };
-        out.extend(moves.iter().map(|m| m.letter()));
+        push_letters(out, moves);
         out.push('\n');
         if self.args.steps {
             let mut here = *board;
@@ -249,6 +249,48 @@ impl Query for Solve<'_> {
         Ok(true)
     }
 }
+
+/// Appends the moves' letters to `out`, four at a time: each run of four
+/// is a slice of [`FOURS`], not four characters pushed one by one.
+fn push_letters(out: &mut String, moves: &[Move]) {
+    let code = |mv: &Move| match mv {
+        Move::Up => 0,
+        Move::Down => 1,
+        Move::Left => 2,
+        Move::Right => 3,
+    };
+    let mut fours = moves.chunks_exact(4);
+    for four in &mut fours {
+        let at = 4 * four.iter().fold(0, |n, mv| 4 * n + code(mv));
+        out.push_str(&FOURS[at..at + 4]);
+    }
+    for mv in fours.remainder() {
+        out.push(mv.letter());
+    }
+}
+
+/// Every run of four moves' letters, run `n` at `4n` (the moves the
+/// base-4 digits of `n`, first move most significant: `u d l r` = 0 to 3).
+const FOURS: &str = {
+    const BYTES: [u8; 1024] = {
+        let letters = *b"udlr";
+        let mut bytes = [0u8; 1024];
+        let mut n = 0;
+        while n < 256 {
+            let mut k = 0;
+            while k < 4 {
+                bytes[4 * n + k] = letters[(n >> (2 * (3 - k))) & 3];
+                k += 1;
+            }
+            n += 1;
+        }
+        bytes
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(text) => text,
+        Err(_) => panic!("the letters are ASCII"),
+    }
+};
 
 /// Warns, once per engine, when its search can need more memory than it
 /// may use: it then stops there with an error for the boards that would.
