@@ -1081,15 +1081,15 @@ mod tests {
         let t = |tiles: &[u8]| Board::from_tiles(s, tiles);
         assert!(matches!(
             t(&[32, 1, 2, 3]),
-            Err(TileOutOfRange { tile: 32, .. })
+            Err(TileOutOfRange { ref tile, .. }) if tile == "32"
         ));
         assert!(matches!(
             t(&[0, 33, 2, 3]),
-            Err(TileOutOfRange { tile: 33, .. })
+            Err(TileOutOfRange { ref tile, .. }) if tile == "33"
         ));
         assert!(matches!(
             t(&[0, 1, 2, 4]),
-            Err(TileOutOfRange { tile: 4, .. })
+            Err(TileOutOfRange { ref tile, .. }) if tile == "4"
         ));
         assert!(matches!(t(&[0, 0, 2, 3]), Err(TooManyBlanks { count: 2 })));
         assert!(matches!(t(&[1, 1, 2, 3]), Err(NoBlank)));

@@ -126,10 +126,9 @@ fn a_renamed_table_is_refused_with_the_name_it_should_have() {
         .build_missing_up_to(0)
         .open()
         .unwrap();
-    let e = db
-        .engine(&three_by_two, Method::Exact)
-        .err()
-        .expect("refused");
+    let Err(e) = db.engine(&three_by_two, Method::Exact) else {
+        panic!("refused")
+    };
     assert_eq!(
         e.to_string(),
         format!(
@@ -149,7 +148,9 @@ fn a_renamed_table_is_refused_with_the_name_it_should_have() {
     let eight = Board::solved(Shape::EIGHT);
     let wrong = dir.path().join(store::default_file_name(&eight));
     std::fs::write(&wrong, &bytes).unwrap();
-    let e = db.engine(&eight, Method::Exact).err().expect("refused");
+    let Err(e) = db.engine(&eight, Method::Exact) else {
+        panic!("refused")
+    };
     assert_eq!(
         e.to_string(),
         format!(
