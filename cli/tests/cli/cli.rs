@@ -1146,14 +1146,7 @@ fn three_tables_serve_every_three_by_three_goal() {
 fn long_numbers_are_out_of_range_as_typed() {
     let data = tempdir();
     for digits in [20, 26, 100] {
-        let number = "9".repeat(digits);
-        let shown = if digits > 40 {
-            format!("{}…", "9".repeat(40))
-        } else {
-            number.clone()
-        };
-        let board = format!("{number} 1 2 3 4 5 6 7 0");
-        let want = format!("tile {shown} is out of range: a 3x3 board has tiles 1 to 8");
+        let (board, want) = board_with_a_long_number(digits);
         let (code, out, err) = run(&["solve", &board], None, data.path());
         assert_eq!((code, out.as_str()), (2, "invalid\n"), "{err}");
         assert!(err.contains(&want), "{err}");

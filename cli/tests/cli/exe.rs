@@ -218,3 +218,18 @@ pub fn assert_one_advice(err: &str) {
         );
     }
 }
+
+/// A 3x3 board whose first tile is a number of `digits` nines, and the
+/// refusal every front end gives it: the number as typed, cut with an
+/// ellipsis past 40 characters.
+pub fn board_with_a_long_number(digits: usize) -> (String, String) {
+    let number = "9".repeat(digits);
+    let shown = match digits > 40 {
+        true => format!("{}…", "9".repeat(40)),
+        false => number.clone(),
+    };
+    (
+        format!("{number} 1 2 3 4 5 6 7 0"),
+        format!("tile {shown} is out of range: a 3x3 board has tiles 1 to 8"),
+    )
+}

@@ -7,7 +7,7 @@
 //! are compared with the command line's `--json` lines for the same
 //! question.
 
-use crate::exe::{self, SLIDEDB, run_gen};
+use crate::exe::{self, SLIDEDB, board_with_a_long_number, run_gen};
 
 use serde_json::Value;
 use std::collections::HashSet;
@@ -761,14 +761,7 @@ fn post_body_over_a_mebibyte_is_413_json() {
 fn long_numbers_are_out_of_range_as_typed() {
     let server = Server::start(&[]);
     for digits in [20, 26, 100] {
-        let number = "9".repeat(digits);
-        let shown = if digits > 40 {
-            format!("{}…", "9".repeat(40))
-        } else {
-            number.clone()
-        };
-        let board = format!("{number} 1 2 3 4 5 6 7 0");
-        let want = format!("tile {shown} is out of range: a 3x3 board has tiles 1 to 8");
+        let (board, want) = board_with_a_long_number(digits);
         let answer = server.get(&url("/api/v1/solve", &[("board", &board)]));
         let body = String::from_utf8_lossy(&answer.body).into_owned();
         assert_eq!(answer.status, 400, "{body}");
