@@ -162,6 +162,21 @@ fn the_documents_state_the_librarys_limits() {
     }
 }
 
+/// The limits docs/ states (no message is quoted there) are the
+/// library's too.
+#[test]
+fn the_notes_in_docs_state_the_librarys_limits() {
+    let scale = document("docs/scale.md");
+    for pattern in ["refuses boards past {} cells", "refuses more than {} cells"] {
+        let numbers = numbers_in(&scale, pattern);
+        assert!(!numbers.is_empty(), "docs/scale.md never says {pattern:?}");
+        assert!(
+            numbers.iter().all(|&n| n == slidedb::MAX_TABLE_CELLS),
+            "docs/scale.md says {pattern:?} with {numbers:?}"
+        );
+    }
+}
+
 /// Every number that fills the `{}` of `pattern` in `text`.
 fn numbers_in(text: &str, pattern: &str) -> Vec<usize> {
     let (before, after) = pattern.split_once("{}").expect("a {} in the pattern");
