@@ -158,6 +158,19 @@ fn build_on_three(size: &str, dir: &Path, hosts: Option<&Path>, extra: &[&str]) 
 /// Checkpoints at every layer.
 const EVERY_LAYER: &[&str] = &["--checkpoint-every", "0"];
 
+/// The bytes `slidedb-gen merge SHARDS` writes, into a file of `dir`
+/// made anew.
+fn merged_bytes(dir: &Path, shards: &Path) -> Vec<u8> {
+    let merged = dir.join("merged.slidedb");
+    let _ = fs::remove_file(&merged);
+    let (code, _, err) = run_gen(
+        &["merge", path_str(shards), "--out", path_str(&merged)],
+        dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    fs::read(merged).unwrap()
+}
+
 fn reference(rows: usize, cols: usize) -> Vec<u8> {
     let goal = Board::solved(Shape::new(rows, cols).unwrap());
     generate(&goal, |_| {}).unwrap().into_inner()
@@ -221,14 +234,9 @@ fn workers_of_one_process_build_the_table() {
             "shard-2-of-3.slidedb"
         ]
     );
-    let merged = dir.path().join("t.slidedb");
-    let (code, _, err) = run_gen(
-        &["merge", path_str(&shards), "--out", path_str(&merged)],
-        dir.path(),
-    );
-    assert_eq!(code, 0, "{err}");
-    assert!(fs::read(&merged).unwrap() == reference(3, 3));
+    assert!(merged_bytes(dir.path(), &shards) == reference(3, 3));
     // The merged file exists now: merging again needs --force.
+    let merged = dir.path().join("merged.slidedb");
     let (code, _, err) = run_gen(
         &["merge", path_str(&shards), "--out", path_str(&merged)],
         dir.path(),
@@ -747,13 +755,7 @@ fn out_dir_needs_its_folder_and_force_leaves_no_old_shard() {
             "shard-1-of-2.slidedb"
         ]
     );
-    let merged = dir.path().join("t.slidedb");
-    let (code, _, err) = run_gen(
-        &["merge", path_str(&shards), "--out", path_str(&merged)],
-        dir.path(),
-    );
-    assert_eq!(code, 0, "{err}");
-    assert!(fs::read(&merged).unwrap() == reference(3, 3));
+    assert!(merged_bytes(dir.path(), &shards) == reference(3, 3));
 }
 
 /// `merge --out FILE` writes through a hidden file of its own in FILE's
@@ -954,13 +956,7 @@ fn checkpoints_that_fail_on_a_full_disk_leave_the_build_to_finish() {
         .collect();
     names.sort();
     assert_eq!(names, ["manifest.slidedb", "shard-0-of-1.slidedb"], "{err}");
-    let merged = dir.path().join("t.slidedb");
-    let (code, _, err) = run_gen(
-        &["merge", path_str(&out), "--out", path_str(&merged)],
-        dir.path(),
-    );
-    assert_eq!(code, 0, "{err}");
-    assert!(fs::read(&merged).unwrap() == reference(3, 3));
+    assert!(merged_bytes(dir.path(), &out) == reference(3, 3));
 }
 
 /// The names in `dir`, sorted.
@@ -994,13 +990,7 @@ fn processes_sharing_one_out_folder_all_start() {
             let err = fs::read_to_string(log).unwrap();
             assert_eq!(code, Some(0), "round {round}, process {i}: {err}");
         }
-        let merged = dir.path().join("m.slidedb");
-        let (code, _, err) = run_gen(
-            &["merge", path_str(&out), "--out", path_str(&merged)],
-            dir.path(),
-        );
-        assert_eq!(code, 0, "{err}");
-        assert!(fs::read(&merged).unwrap() == reference(2, 4));
+        assert!(merged_bytes(dir.path(), &out) == reference(2, 4));
     }
 }
 
