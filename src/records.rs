@@ -16,7 +16,7 @@
 use serde::{Serialize, Serializer};
 
 use crate::board::{Board, Move};
-use crate::database::Toward;
+use crate::database::{Size, Toward};
 use crate::table::{PathCount, Probe, Table};
 
 /// A solved board: `{"board","goal","solvable","distance","moves"}`, and
@@ -287,6 +287,38 @@ impl StatsRecord {
             layers: t.layers().to_vec(),
             hardest: table.hardest().iter().map(|b| b.to_string()).collect(),
             generator: t.generator().to_string(),
+        }
+    }
+}
+
+/// A size a database answers: `{"size","exact","goal"}`, `exact` being
+/// `table`, `patterns` or `search` ([`AnsweredBy`](crate::database::AnsweredBy)),
+/// `goal` the goal its boards are answered toward when none is asked for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SizeRecord {
+    /// The size, such as `3x3`.
+    pub size: String,
+    /// How boards of the size are answered.
+    pub exact: &'static str,
+    /// The default goal of the size.
+    pub goal: String,
+}
+
+impl SizeRecord {
+    /// The record of `size`.
+    ///
+    /// ```
+    /// use slidedb::{Database, records::SizeRecord};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let sizes: Vec<SizeRecord> = db.sizes().unwrap().iter().map(SizeRecord::new).collect();
+    /// let json = serde_json::to_string(&sizes[0]).unwrap();
+    /// assert_eq!(json, r#"{"size":"2x2","exact":"table","goal":"1 2 3 0"}"#);
+    /// ```
+    pub fn new(size: &Size) -> SizeRecord {
+        SizeRecord {
+            size: size.shape.to_string(),
+            exact: size.by.name(),
+            goal: size.goal.to_string(),
         }
     }
 }

@@ -57,6 +57,38 @@ pub fn pattern_file_prefix(goal: &Board) -> String {
     format!("{}-pdb-", stem(goal))
 }
 
+/// What a file name of the data folder says it holds: the goal its
+/// [`default_file_name`] or [`pattern_file_name`] was made from, and the
+/// group sizes of pattern databases (`None` for a full table). `None` for
+/// any other name (side files, a user's files).
+///
+/// ```
+/// use slidedb::{Board, Shape, store::{parse_file_name, pattern_file_name}};
+/// let goal = Board::solved(Shape::new(4, 4).unwrap());
+/// let name = pattern_file_name(&goal, "5-5-5");
+/// assert_eq!(parse_file_name(&name), Some((goal, Some("5-5-5".to_string()))));
+/// assert_eq!(parse_file_name("2x3-1-2-3-4-5-0.slidedb").map(|(_, s)| s), Some(None));
+/// assert_eq!(parse_file_name("2x3-1-2-3-4-5-0.rare-layers.slidedb"), None);
+/// assert_eq!(parse_file_name("notes.txt"), None);
+/// ```
+pub fn parse_file_name(name: &str) -> Option<(Board, Option<String>)> {
+    let stem = name.strip_suffix(&format!(".{EXTENSION}"))?;
+    let (stem, sizes) = match stem.split_once("-pdb-") {
+        Some((stem, sizes)) => (stem, Some(sizes.to_string())),
+        None => (stem, None),
+    };
+    let mut parts = stem.split('-');
+    let shape: crate::board::Shape = parts.next()?.parse().ok()?;
+    let tiles: Vec<u8> = parts.map(|t| t.parse().ok()).collect::<Option<_>>()?;
+    let goal = Board::from_tiles(shape, &tiles).ok()?;
+    // The name of that goal and sizes exactly: no other spelling.
+    let again = match &sizes {
+        Some(sizes) => pattern_file_name(&goal, sizes),
+        None => default_file_name(&goal),
+    };
+    (again == name).then_some((goal, sizes))
+}
+
 /// The environment variable that names the data folder.
 pub const DATA_ENV: &str = "SLIDEDB_DATA";
 

@@ -199,59 +199,48 @@ pub fn check_search<D: AsRef<[u8]> + Sync>(
     indices: impl IntoParallelIterator<Item = u64>,
 ) -> SearchReport {
     let solver = Solver::new(table.goal());
-    check_search_with(table, indices, |board| {
+    check_search_with(table, table.goal(), indices, |board| {
         solver.solve(board, algorithm, heuristic)
     })
+    .expect("the table serves its own goal")
 }
 
-/// [`check_search`] for any solver toward the table's goal, such as IDA*
-/// over pattern databases built for it.
+/// [`check_search`] for any solver toward `goal`, the table's own goal
+/// or another of its class, such as IDA* over pattern databases: `solve`
+/// answers toward `goal`. A goal of another class is
+/// [`SolveError::OtherClass`].
 ///
 /// ```
-/// use slidedb::{Board, Shape, generate, pdb, verify::check_search_with};
+/// use slidedb::{Algorithm, Board, Heuristic, Shape, Solver, generate, pdb};
+/// use slidedb::verify::check_search_with;
 /// let goal = Board::solved(Shape::new(2, 4).unwrap());
 /// let table = generate(&goal, |_| {}).unwrap();
 /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
-/// let report = check_search_with(&table, 0..table.states(), |b| db.solve(b));
+/// let report = check_search_with(&table, &goal, 0..table.states(), |b| db.solve(b)).unwrap();
 /// assert_eq!((report.checked, report.mismatches.len()), (20_160, 0));
-/// ```
-pub fn check_search_with<D: AsRef<[u8]> + Sync>(
-    table: &Table<D>,
-    indices: impl IntoParallelIterator<Item = u64>,
-    solve: impl Fn(&Board) -> Result<Solution, SolveError> + Sync,
-) -> SearchReport {
-    check_search_toward(table, table.class(), indices, solve).expect("the table's own goal")
-}
-
-/// [`check_search_with`] toward another goal of the table's class:
-/// `class` is that goal's, and `solve` answers toward it.
 ///
-/// ```
-/// use slidedb::{Algorithm, Board, Heuristic, Shape, Solver, generate};
-/// use slidedb::{symmetry::GoalClass, verify::check_search_toward};
-/// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
-/// let other = GoalClass::of(&"0 1 2 / 3 4 5".parse().unwrap());
-/// let solver = Solver::new(other.goal());
-/// let report = check_search_toward(&table, &other, 0..table.states(), |b| {
+/// // Toward another goal of the class: the blank first.
+/// let other = Board::parse("0 1 2 3 / 4 5 6 7", None).unwrap();
+/// let solver = Solver::new(&other);
+/// let report = check_search_with(&table, &other, 0..500, |b| {
 ///     solver.solve(b, Algorithm::AStar, Heuristic::Manhattan)
 /// })
 /// .unwrap();
-/// assert_eq!((report.checked, report.mismatches.len()), (360, 0));
+/// assert_eq!((report.checked, report.mismatches.len()), (500, 0));
 /// ```
-///
-/// A goal of another class is [`SolveError::OtherClass`].
-pub fn check_search_toward<D: AsRef<[u8]> + Sync>(
+pub fn check_search_with<D: AsRef<[u8]> + Sync>(
     table: &Table<D>,
-    class: &GoalClass,
+    goal: &Board,
     indices: impl IntoParallelIterator<Item = u64>,
     solve: impl Fn(&Board) -> Result<Solution, SolveError> + Sync,
 ) -> Result<SearchReport, SolveError> {
-    if !table.serves(class.goal()) {
+    if !table.serves(goal) {
         return Err(SolveError::OtherClass {
-            goal: class.goal().to_string(),
+            goal: goal.to_string(),
             served: table.goal().to_string(),
         });
     }
+    let class = &GoalClass::of(goal);
     let indexer = table.indexer();
     let checked = AtomicU64::new(0);
     let expanded = AtomicU64::new(0);

@@ -70,6 +70,58 @@ impl<T> Clone for Toward<T> {
     }
 }
 
+impl<T: BuiltFor> Toward<T> {
+    /// A table or pattern databases toward `goal`, another goal of the
+    /// class they were built for: the one road to answers toward such a
+    /// goal. A goal of another class or shape is
+    /// [`SolveError::OtherClass`]. Its source is [`Source::Memory`].
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, Toward, generate, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let korf: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// let board: Board = "7 2 4 5 0 6 8 3 1".parse().unwrap();
+    ///
+    /// let table = Toward::new(generate(&goal, |_| {}).unwrap(), &korf).unwrap();
+    /// assert_eq!(table.distance(&board), Ok(Some(26)));
+    ///
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
+    /// let db = Toward::new(db, &korf).unwrap();
+    /// assert_eq!(db.estimate(&korf), Ok(0));
+    /// assert_eq!(db.solve(&board).unwrap().distance(), Some(26));
+    /// ```
+    pub fn new(value: T, goal: &Board) -> Result<Self, SolveError> {
+        Toward::shared(Arc::new(value), goal)
+    }
+
+    /// Like [`new`](Toward::new), for a table or databases already shared:
+    /// not copied.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use slidedb::{Board, Shape, Toward, generate};
+    /// let table = Arc::new(generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap());
+    /// let korf: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// let toward = Toward::shared(table.clone(), &korf).unwrap();
+    /// assert_eq!(toward.distance(&"7 2 4 5 0 6 8 3 1".parse().unwrap()), Ok(Some(26)));
+    /// let centre: Board = "1 2 3 4 0 5 6 7 8".parse().unwrap();
+    /// assert!(Toward::shared(table, &centre).is_err()); // another class
+    /// ```
+    pub fn shared(value: Arc<T>, goal: &Board) -> Result<Self, SolveError> {
+        if !value.serves(goal) {
+            return Err(SolveError::OtherClass {
+                goal: goal.to_string(),
+                served: value.goal().to_string(),
+            });
+        }
+        Ok(Toward {
+            value,
+            class: GoalClass::of(goal),
+            source: Source::Memory,
+        })
+    }
+}
+
 impl<T> Toward<T> {
     /// The goal asked for (`toward().goal()`), and how it maps onto the
     /// file's indexed goal.
@@ -156,7 +208,34 @@ impl<D: AsRef<[u8]>> Toward<Table<D>> {
         self.value.layer_toward(&self.class, distance, visit)
     }
 
-    /// [`Table::random_toward`] the goal asked for.
+    /// Like [`layer`](Toward::layer), calling `on_layer(depth, boards)` as
+    /// each layer of the search from the goal is done, before the last
+    /// one's boards are visited (for a progress display: on 2×7 the search
+    /// takes minutes).
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Shape, Toward, generate};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let table = Toward::new(generate(&goal, |_| {}).unwrap(), &goal).unwrap();
+    /// let (mut layers, mut boards) = (0, 0);
+    /// table.layer_reporting(31, |_| {
+    ///     boards += 1;
+    ///     ControlFlow::Continue(())
+    /// }, |_, _| layers += 1).unwrap();
+    /// assert_eq!((layers, boards), (32, 2));
+    /// ```
+    pub fn layer_reporting(
+        &self,
+        distance: u32,
+        visit: impl FnMut(Board) -> ControlFlow<()>,
+        on_layer: impl FnMut(u32, u64),
+    ) -> Result<(), SolveError> {
+        self.value
+            .layer_toward_reporting(&self.class, distance, visit, on_layer)
+    }
+
+    /// [`Table::random`] toward the goal asked for.
     ///
     /// ```
     /// use slidedb::{Board, Database, random::SplitMix64};
@@ -195,6 +274,35 @@ impl<D: AsRef<[u8]>> Toward<PatternDb<D>> {
     /// [`PatternDb::estimate`] toward the goal asked for.
     pub fn estimate(&self, board: &Board) -> Result<u32, SolveError> {
         self.value.estimate_toward(&self.class, board)
+    }
+
+    /// [`PatternDb::solve`] toward the goal asked for, showing the work so
+    /// far to `progress` every [`PROGRESS_EVERY`](crate::search::PROGRESS_EVERY)
+    /// nodes expanded, and stopping with [`SolveError::Stopped`] when it
+    /// breaks: to give a search a deadline.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use slidedb::{Board, Shape, SolveError, Toward, pdb};
+    /// let goal = Board::solved(Shape::new(2, 4).unwrap());
+    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
+    /// let db = Toward::new(db, &goal).unwrap();
+    /// let board = Board::parse("0 7 6 5 4 3 2 1", Some(goal.shape())).unwrap();
+    /// let mut calls = 0;
+    /// let stopped = db.solve_with_progress(&board, |_| {
+    ///     calls += 1;
+    ///     ControlFlow::Break(())
+    /// });
+    /// // Stopped at the first report, if the search lasted that long.
+    /// assert!(calls == 0 || matches!(stopped, Err(SolveError::Stopped { .. })));
+    /// ```
+    pub fn solve_with_progress(
+        &self,
+        board: &Board,
+        progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
+    ) -> Result<Solution, SolveError> {
+        self.value
+            .solve_toward_with_progress(&self.class, board, progress)
     }
 }
 
@@ -373,9 +481,7 @@ impl Engine {
                 db,
                 algorithm: Algorithm::IdaStar,
                 ..
-            } => db
-                .get()
-                .solve_toward_with_progress(db.toward(), board, progress),
+            } => db.solve_with_progress(board, progress),
             EngineKind::Patterns {
                 db,
                 algorithm,
@@ -391,6 +497,24 @@ impl Engine {
                 algorithm,
                 heuristic,
             } => solver.solve_with_progress(board, *algorithm, *heuristic, progress),
+        }
+    }
+
+    /// The board's distance to the goal in moves, or `None` if it cannot
+    /// reach it: a table lookup (no allocation), else the length of the
+    /// search's optimal solution.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let engine = db.engine(&Board::solved(Shape::EIGHT), Method::Exact).unwrap();
+    /// assert_eq!(engine.distance(&"8 6 7 2 5 4 3 0 1".parse().unwrap()), Ok(Some(31)));
+    /// assert_eq!(engine.distance(&"2 1 3 4 5 6 7 8 0".parse().unwrap()), Ok(None));
+    /// ```
+    pub fn distance(&self, board: &Board) -> Result<Option<u32>, SolveError> {
+        match &self.kind {
+            EngineKind::Table(table) => table.distance(board),
+            _ => Ok(self.solve(board)?.distance()),
         }
     }
 

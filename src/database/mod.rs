@@ -33,12 +33,14 @@ mod engine;
 mod error;
 mod event;
 mod files;
+mod folder;
 mod slots;
 
 use engine::EngineKind;
 pub use engine::{Engine, ExactBy, Method, Toward};
 pub use error::DatabaseError;
 pub use event::{Event, Source};
+pub use folder::{AnsweredBy, DataFile, Holds, Size, every_shape};
 use slots::{FolderMark, Looked, Slots, lock};
 
 use crate::board::{Board, Shape};
@@ -545,6 +547,19 @@ impl Database {
         Ok(self.engine(goal, Method::Exact)?.solve(board)?)
     }
 
+    /// The exact distance from `board` to `goal` in moves
+    /// ([`Method::Exact`]), or `None` if the board cannot reach it.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let goal: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// assert_eq!(db.distance(&"7 2 4 5 0 6 8 3 1".parse().unwrap(), &goal).unwrap(), Some(26));
+    /// ```
+    pub fn distance(&self, board: &Board, goal: &Board) -> Result<Option<u32>, DatabaseError> {
+        Ok(self.engine(goal, Method::Exact)?.distance(board)?)
+    }
+
     /// The full table that serves `goal`: the named one, one already open,
     /// the class's file in the data folder (checked by what it holds), or,
     /// for small boards, one built now and saved there.
@@ -759,13 +774,11 @@ impl Database {
                 elapsed: start.elapsed(),
             })
         };
-        Ok(table
-            .get()
-            .layer_toward_reporting(table.toward(), distance, visit, on_layer)?)
+        Ok(table.layer_reporting(distance, visit, on_layer)?)
     }
 
     /// A board drawn uniformly at random among those whose distance to
-    /// `goal` lies in `distances` ([`Table::random_toward`]), or `None` if
+    /// `goal` lies in `distances` ([`Toward::random`]), or `None` if
     /// there is none. Needs the full table. When the range is rare, the
     /// first call lists its layers ([`RareLayers`], reported as
     /// [`Event::Searching`]) and keeps them for the next.

@@ -767,15 +767,11 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
 
     /// Like [`estimate`](PatternDb::estimate), toward another goal of the
     /// databases' class: `class` is that goal's.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, pdb, symmetry::GoalClass};
-    /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
-    /// let korf = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// assert_eq!(db.estimate_toward(&korf, korf.goal()), Ok(0));
-    /// ```
-    pub fn estimate_toward(&self, class: &GoalClass, board: &Board) -> Result<u32, SolveError> {
+    pub(crate) fn estimate_toward(
+        &self,
+        class: &GoalClass,
+        board: &Board,
+    ) -> Result<u32, SolveError> {
         self.check_goal(class)?;
         check_shape(class.goal().shape(), board.shape())?;
         if class.is_canonical() {
@@ -837,43 +833,19 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
 
     /// Like [`solve`](PatternDb::solve), toward another goal of the
     /// databases' class: `class` is that goal's.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, pdb, symmetry::GoalClass};
-    /// let goal = Board::solved(Shape::EIGHT);
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
-    /// let korf = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// let board: Board = "7 2 4 5 0 6 8 3 1".parse().unwrap();
-    /// let found = db.solve_toward(&korf, &board).unwrap();
-    /// assert_eq!(board.apply_all(&found.moves.unwrap()), Some(*korf.goal()));
-    /// ```
-    pub fn solve_toward(&self, class: &GoalClass, board: &Board) -> Result<Solution, SolveError> {
+    pub(crate) fn solve_toward(
+        &self,
+        class: &GoalClass,
+        board: &Board,
+    ) -> Result<Solution, SolveError> {
         self.solve_toward_with_progress(class, board, |_| ControlFlow::Continue(()))
     }
 
-    /// Like [`solve_toward`](PatternDb::solve_toward), showing the work so
+    /// Like `solve_toward`, showing the work so
     /// far to `progress` every [`PROGRESS_EVERY`](crate::search::PROGRESS_EVERY)
     /// nodes expanded, and stopping with [`SolveError::Stopped`] when it
     /// breaks: to give a search a deadline.
-    ///
-    /// ```
-    /// use std::ops::ControlFlow;
-    /// use slidedb::{Board, Shape, SolveError, pdb, symmetry::GoalClass};
-    /// let goal = Board::solved(Shape::new(2, 4).unwrap());
-    /// let db = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
-    /// let class = GoalClass::of(&goal);
-    /// let board = Board::parse("0 7 6 5 4 3 2 1", Some(goal.shape())).unwrap();
-    /// let found = db.solve_toward_with_progress(&class, &board, |_| ControlFlow::Continue(()));
-    /// assert!(found.unwrap().distance().is_some());
-    /// let mut calls = 0;
-    /// let stopped = db.solve_toward_with_progress(&class, &board, |_| {
-    ///     calls += 1;
-    ///     ControlFlow::Break(())
-    /// });
-    /// // Stopped at the first report, if the search lasted that long.
-    /// assert!(calls == 0 || matches!(stopped, Err(SolveError::Stopped { .. })));
-    /// ```
-    pub fn solve_toward_with_progress(
+    pub(crate) fn solve_toward_with_progress(
         &self,
         class: &GoalClass,
         board: &Board,

@@ -15,7 +15,7 @@ use super::{Table, assemble};
 ///
 /// The table answers toward `goal`; its body is laid out by the canonical
 /// goal of `goal`'s class (the search runs from there), so it also serves
-/// every other goal of the class ([`Table::solve_toward_into`]).
+/// every other goal of the class ([`Toward`](crate::Toward)).
 ///
 /// ```
 /// use slidedb::{Board, Shape, generate};

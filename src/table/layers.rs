@@ -350,21 +350,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Like [`layer`](Table::layer), toward another goal of the table's
     /// class: `class` is that goal's ([`GoalClass::of`]). The order is the
     /// table's index order.
-    ///
-    /// ```
-    /// use std::ops::ControlFlow;
-    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// let mut near = Vec::new();
-    /// table.layer_toward(&toward, 1, |board| {
-    ///     near.push(board.to_string());
-    ///     ControlFlow::Continue(())
-    /// }).unwrap();
-    /// near.sort();
-    /// assert_eq!(near, ["1 0 2 3 4 5 6 7 8", "3 1 2 0 4 5 6 7 8"]);
-    /// ```
-    pub fn layer_toward(
+    pub(crate) fn layer_toward(
         &self,
         class: &GoalClass,
         distance: u32,
@@ -373,24 +359,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.layer_toward_reporting(class, distance, visit, |_, _| {})
     }
 
-    /// Like [`layer_toward`](Table::layer_toward), calling
+    /// Like `layer_toward`, calling
     /// `on_layer(depth, boards)` as each layer of the search from the goal
     /// is done, before the last one's boards are visited (for a progress
     /// display: on 2×7 the search takes minutes).
-    ///
-    /// ```
-    /// use std::ops::ControlFlow;
-    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
-    /// let goal = Board::solved(Shape::EIGHT);
-    /// let table = generate(&goal, |_| {}).unwrap();
-    /// let (mut layers, mut boards) = (0, 0);
-    /// table.layer_toward_reporting(&GoalClass::of(&goal), 31, |_| {
-    ///     boards += 1;
-    ///     ControlFlow::Continue(())
-    /// }, |_, _| layers += 1).unwrap();
-    /// assert_eq!((layers, boards), (32, 2));
-    /// ```
-    pub fn layer_toward_reporting(
+    pub(crate) fn layer_toward_reporting(
         &self,
         class: &GoalClass,
         distance: u32,
@@ -453,17 +426,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// one falls in the range, which can take millions of draws.
     ///
     /// [`rare_layers_needed`]: Table::rare_layers_needed
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate, random::SplitMix64, symmetry::GoalClass};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// let mut rng = SplitMix64::new(7);
-    /// let board = table.random_toward(&toward, 20..=20, None, &mut rng).unwrap().unwrap();
-    /// assert_eq!(table.distance_toward(&toward, &board), Ok(Some(20)));
-    /// assert_eq!(table.random_toward(&toward, 32..=40, None, &mut rng), Ok(None));
-    /// ```
-    pub fn random_toward(
+    pub(crate) fn random_toward(
         &self,
         class: &GoalClass,
         distances: RangeInclusive<u32>,
@@ -519,7 +482,15 @@ impl<D: AsRef<[u8]>> Table<D> {
         }))
     }
 
-    /// [`random_toward`](Table::random_toward) the table's own goal.
+    /// A board drawn uniformly at random among all boards whose distance
+    /// to the table's goal lies in `distances`, or `None` if there is
+    /// none; the same `rng` state gives the same board on every machine.
+    /// `rare` makes rare ranges fast ([`rare_layers_needed`] says when);
+    /// without it they are still drawn, uniformly, by drawing boards until
+    /// one falls in the range, which can take millions of draws. Toward
+    /// another goal of the class: [`Toward::random`](crate::Toward::random).
+    ///
+    /// [`rare_layers_needed`]: Table::rare_layers_needed
     ///
     /// ```
     /// use slidedb::{Board, Shape, generate, random::SplitMix64, table::RareLayers};

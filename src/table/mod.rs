@@ -4,8 +4,8 @@
 //! A table is built for one goal and answers toward it. Its body is laid
 //! out by the canonical goal of that goal's class (see
 //! [`GoalClass`]), so one table serves, and one file in a data folder
-//! holds, every goal of the class: [`Table::solve_toward_into`] answers
-//! toward any of them.
+//! holds, every goal of the class: [`Toward`](crate::Toward) answers
+//! toward any of them (`Toward::new(table, &goal)`).
 
 mod entries;
 pub(crate) mod file;
@@ -341,19 +341,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Like [`solve_into`](Table::solve_into), toward another goal of the
     /// table's class: `class` is that goal's ([`GoalClass::of`]).
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// let board: Board = "1 0 2 3 4 5 6 7 8".parse().unwrap();
-    /// let mut moves = Vec::new();
-    /// assert_eq!(table.solve_toward_into(&toward, &board, &mut moves), Ok(true));
-    /// assert_eq!(moves, [slidedb::Move::Left]);
-    /// let centre = GoalClass::of(&"1 2 3 4 0 5 6 7 8".parse().unwrap());
-    /// assert!(table.solve_toward_into(&centre, &board, &mut moves).is_err());
-    /// ```
-    pub fn solve_toward_into(
+    pub(crate) fn solve_toward_into(
         &self,
         class: &GoalClass,
         board: &Board,
@@ -502,15 +490,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Like [`distance`](Table::distance), toward another goal of the
     /// table's class: `class` is that goal's ([`GoalClass::of`]).
     /// Allocates nothing.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// let board: Board = "7 2 4 5 0 6 8 3 1".parse().unwrap();
-    /// assert_eq!(table.distance_toward(&toward, &board), Ok(Some(26)));
-    /// ```
-    pub fn distance_toward(
+    pub(crate) fn distance_toward(
         &self,
         class: &GoalClass,
         board: &Board,

@@ -237,16 +237,11 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Like [`probe`](Table::probe), toward another goal of the table's
     /// class: `class` is that goal's ([`GoalClass::of`]).
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// let probe = table.probe_toward(&toward, toward.goal()).unwrap();
-    /// assert_eq!(probe.distance, Some(0));
-    /// assert!(probe.moves.iter().all(|m| m.distance == 1 && !m.optimal));
-    /// ```
-    pub fn probe_toward(&self, class: &GoalClass, board: &Board) -> Result<Probe, SolveError> {
+    pub(crate) fn probe_toward(
+        &self,
+        class: &GoalClass,
+        board: &Board,
+    ) -> Result<Probe, SolveError> {
         let indexed = self.to_indexed(class, board)?;
         let Some(distance) = self.descend(&indexed, |_| {})? else {
             return Ok(Probe {
@@ -316,16 +311,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Like [`count`](Table::count), toward another goal of the table's
     /// class: `class` is that goal's ([`GoalClass::of`]). Counts do not
     /// change under the symmetry that maps one goal onto another.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate, symmetry::GoalClass};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// let toward = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// let board: Board = "7 2 4 5 0 6 8 3 1".parse().unwrap(); // 26 moves
-    /// let count = table.count_toward(&toward, &board).unwrap().unwrap();
-    /// assert_eq!(count.to_u64(), Some(3));
-    /// ```
-    pub fn count_toward(
+    pub(crate) fn count_toward(
         &self,
         class: &GoalClass,
         board: &Board,
@@ -341,7 +327,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
     }
 
-    /// The layered walk of [`count_toward`](Table::count_toward), from a
+    /// The layered walk of `count_toward`, from a
     /// board toward the indexed goal at `distance`.
     fn count_paths<T: Tally>(&self, start: &Board, distance: u32) -> Result<PathCount, SolveError> {
         let damaged = |index: u64, why: &'static str| {

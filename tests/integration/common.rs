@@ -29,6 +29,15 @@ pub fn table(shape: Shape) -> &'static slidedb::Table<Vec<u8>> {
     })
 }
 
+/// `table` toward `goal`, another goal of its class, without copying it.
+pub fn toward<'a>(
+    table: &'a slidedb::Table<Vec<u8>>,
+    goal: &Board,
+) -> slidedb::Toward<slidedb::Table<&'a [u8]>> {
+    let borrowed = slidedb::Table::new(table.as_bytes()).unwrap();
+    slidedb::Toward::new(borrowed, goal).unwrap()
+}
+
 /// The board `walk` random-looking moves away from the default goal
 /// (a walk may undo itself, so the distance is at most `walk`).
 pub fn scrambled(shape: Shape, seed: u64, walk: usize) -> Board {

@@ -71,7 +71,9 @@ fn admissible_and_exact_on_large_samples_of_twelve_cell_boards() {
         // What `slidedb verify --algo idastar --heuristic pdb` runs: IDA*
         // over the databases against the table, on a sample of indices.
         let picks: Vec<u64> = (0..500).map(|_| rng.below(table.states())).collect();
-        let report = slidedb::verify::check_search_with(&table, picks, |b| db.solve(b));
+        let report =
+            slidedb::verify::check_search_with(&table, table.goal(), picks, |b| db.solve(b))
+                .unwrap();
         assert_eq!(report.checked, 500, "{shape}");
         assert_eq!(report.mismatches, [], "{shape}");
     }
@@ -113,7 +115,11 @@ fn five_by_five_boards_are_solved_optimally_with_small_databases() {
                     steps += 1;
                 }
             }
-            let found = db.solve_toward(&class, &board).unwrap().moves.unwrap();
+            let found = toward(&db, class.goal())
+                .solve(&board)
+                .unwrap()
+                .moves
+                .unwrap();
             assert!(common::leads_to(&board, &found, &target), "{board}");
             let want = reference
                 .solve(
@@ -192,7 +198,7 @@ fn the_parallel_search_finds_the_moves_of_one_thread() {
     let shape = Shape::new(4, 4).unwrap();
     let korf_goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
     let class = slidedb::symmetry::GoalClass::of(&korf_goal);
-    let db = fifteen_555(class.canonical());
+    let db = toward(fifteen_555(class.canonical()), class.goal());
     let threads = |n| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -202,12 +208,12 @@ fn the_parallel_search_finds_the_moves_of_one_thread() {
     // Instances of 12 to 30 million nodes with these databases.
     let picks = [3, 15, 22, 32, 88];
     for (id, board, length) in korf100().into_iter().filter(|i| picks.contains(&i.0)) {
-        let one = threads(1).install(|| db.solve_toward(&class, &board).unwrap());
+        let one = threads(1).install(|| db.solve(&board).unwrap());
         let stats = one.stats.unwrap();
         // Some iteration passed the million nodes after which it splits.
         assert!(stats.expanded > 4 << 20, "#{id}: {stats:?}");
         for n in [2, 3] {
-            let many = threads(n).install(|| db.solve_toward(&class, &board).unwrap());
+            let many = threads(n).install(|| db.solve(&board).unwrap());
             assert_eq!(many.moves, one.moves, "#{id} on {n} threads");
             assert!(many.stats.unwrap().generated >= stats.generated, "#{id}");
         }
@@ -217,6 +223,11 @@ fn the_parallel_search_finds_the_moves_of_one_thread() {
 
 /// The 5-5-5 databases of a 4x4 goal class's canonical goal, built once
 /// per test run for each class.
+/// `db` toward `goal`, another goal of its class, without copying it.
+fn toward<'a>(db: &'a PatternDb<Vec<u8>>, goal: &Board) -> slidedb::Toward<PatternDb<&'a [u8]>> {
+    slidedb::Toward::new(PatternDb::new(db.as_bytes()).unwrap(), goal).unwrap()
+}
+
 fn fifteen_555(canonical: &Board) -> &'static PatternDb<Vec<u8>> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
@@ -255,17 +266,14 @@ fn solves_the_easiest_korf_instances_optimally() {
     let korf_goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
     let class = slidedb::symmetry::GoalClass::of(&korf_goal);
     assert_eq!(*class.canonical(), Board::solved(shape));
-    let db = fifteen_555(class.canonical());
+    let db = toward(fifteen_555(class.canonical()), class.goal());
     let mut instances = korf100();
     assert_eq!(instances.len(), 100);
     assert_eq!(instances.iter().map(|i| i.2).sum::<u32>(), 5305);
     instances.sort_by_key(|i| i.2);
     for (id, board, length) in instances.iter().take(4) {
-        assert!(
-            db.estimate_toward(&class, board).unwrap() <= *length,
-            "#{id}"
-        );
-        let found = db.solve_toward(&class, board).unwrap();
+        assert!(db.estimate(board).unwrap() <= *length, "#{id}");
+        let found = db.solve(board).unwrap();
         let moves = found.moves.unwrap();
         assert_eq!(moves.len() as u32, *length, "#{id}");
         assert!(common::leads_to(board, &moves, &korf_goal), "#{id}");
@@ -324,7 +332,7 @@ fn every_fifteen_puzzle_goal_class_is_solved_optimally() {
     ] {
         let goal = Board::parse(goal, Some(shape)).unwrap();
         let class = GoalClass::of(&goal);
-        let db = fifteen_555(class.canonical());
+        let db = toward(fifteen_555(class.canonical()), class.goal());
         let solver = Solver::new(&goal);
         let mut rng = SplitMix64::new(15);
         for _ in 0..6 {
@@ -333,7 +341,7 @@ fn every_fifteen_puzzle_goal_class_is_solved_optimally() {
                 let mv = Move::ALL[rng.below(4) as usize];
                 board = board.apply(mv).unwrap_or(board);
             }
-            let found = db.solve_toward(&class, &board).unwrap();
+            let found = db.solve(&board).unwrap();
             let moves = found.moves.unwrap();
             assert!(common::leads_to(&board, &moves, &goal), "{board:?}");
             let manhattan = solver

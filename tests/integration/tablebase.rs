@@ -72,7 +72,7 @@ fn probes_match_the_reference_bfs_on_every_small_board() {
         // 3x3 has 181,440 boards: every one on 2x3 and 2x4, a sample on 3x3.
         let step = if goal.shape().cells() == 9 { 37 } else { 1 };
         for (board, &d) in dist.iter().step_by(step) {
-            let probe = table.probe_toward(&class, board).unwrap();
+            let probe = common::toward(&table, class.goal()).probe(board).unwrap();
             assert_eq!(probe.board, *board);
             assert_eq!(probe.distance, Some(d), "{board} toward {goal}");
             let legal: Vec<Move> = Move::ALL
@@ -99,17 +99,22 @@ fn boards_of_the_other_parity_probe_and_count_as_unsolvable() {
     let goal = Board::solved(Shape::EIGHT);
     let (table, class) = table_for(&goal);
     let swapped: Board = "2 1 3 4 5 6 7 8 0".parse().unwrap();
-    let probe = table.probe_toward(&class, &swapped).unwrap();
+    let probe = common::toward(&table, class.goal())
+        .probe(&swapped)
+        .unwrap();
     assert_eq!(probe.distance, None);
     assert!(probe.moves.is_empty());
-    assert_eq!(table.count_toward(&class, &swapped), Ok(None));
+    assert_eq!(
+        common::toward(&table, class.goal()).count(&swapped),
+        Ok(None)
+    );
     // A board of another size is an error, not an answer.
     let small = Board::solved(Shape::new(2, 3).unwrap());
     assert!(table.probe(&small).is_err());
     assert!(table.count(&small).is_err());
     // So is a goal of another class.
     let centre = GoalClass::of(&"1 2 3 4 0 5 6 7 8".parse().unwrap());
-    assert!(table.probe_toward(&centre, &goal).is_err());
+    assert!(slidedb::Toward::new(Table::new(table.as_bytes()).unwrap(), centre.goal()).is_err());
 }
 
 #[test]
@@ -121,7 +126,10 @@ fn counts_match_a_top_down_count_of_shortest_paths() {
         let step = if goal.shape().cells() == 9 { 101 } else { 1 };
         for board in dist.keys().step_by(step) {
             let expected = reference_count(board, &dist, &mut memo);
-            let count = table.count_toward(&class, board).unwrap().unwrap();
+            let count = common::toward(&table, class.goal())
+                .count(board)
+                .unwrap()
+                .unwrap();
             assert_eq!(count.to_u128(), Some(expected), "{board} toward {goal}");
         }
     }
@@ -141,7 +149,10 @@ fn hardest_boards_have_the_counts_a_reference_finds() {
         let mut memo = HashMap::new();
         let max = *dist.values().max().unwrap();
         for (board, _) in dist.iter().filter(|(_, d)| **d == max) {
-            let count = table.count_toward(&class, board).unwrap().unwrap();
+            let count = common::toward(&table, class.goal())
+                .count(board)
+                .unwrap()
+                .unwrap();
             assert_eq!(
                 count.to_u128(),
                 Some(reference_count(board, &dist, &mut memo))
@@ -164,8 +175,8 @@ fn every_layer_matches_the_published_distribution() {
         let mut seen = 0u64;
         for (d, &count) in published.layers.iter().enumerate() {
             let mut boards = Vec::new();
-            table
-                .layer_toward(&class, d as u32, |b| {
+            common::toward(&table, class.goal())
+                .layer(d as u32, |b| {
                     boards.push(b);
                     ControlFlow::Continue(())
                 })
@@ -173,7 +184,7 @@ fn every_layer_matches_the_published_distribution() {
             assert_eq!(boards.len() as u64, count, "{name}: layer {d}");
             for b in boards.iter().step_by(7) {
                 assert_eq!(
-                    table.distance_toward(&class, b),
+                    common::toward(&table, class.goal()).distance(b),
                     Ok(Some(d as u32)),
                     "{name} {b}"
                 );
@@ -192,8 +203,8 @@ fn every_layer_matches_the_published_distribution() {
         assert_eq!(seen, table.states(), "{name}");
         // Past the greatest distance: nothing, and no error.
         let mut any = false;
-        table
-            .layer_toward(&class, published.layers.len() as u32, |_| {
+        common::toward(&table, class.goal())
+            .layer(published.layers.len() as u32, |_| {
                 any = true;
                 ControlFlow::Continue(())
             })
@@ -247,9 +258,10 @@ fn draw(
 ) -> HashMap<Board, u64> {
     let mut rng = SplitMix64::new(seed);
     let mut counts = HashMap::new();
+    let table = common::toward(table, class.goal());
     for _ in 0..draws {
         let b = table
-            .random_toward(class, distances.clone(), rare, &mut rng)
+            .random(distances.clone(), rare, &mut rng)
             .unwrap()
             .unwrap();
         *counts.entry(b).or_insert(0) += 1;
@@ -358,12 +370,12 @@ fn random_boards_toward_other_goals_lie_at_the_distance_asked() {
         let mut rng = SplitMix64::new(99);
         for d in 0..=table.max_distance() {
             for _ in 0..3 {
-                let b = table
-                    .random_toward(&class, d..=d, Some(&rare), &mut rng)
+                let b = common::toward(&table, class.goal())
+                    .random(d..=d, Some(&rare), &mut rng)
                     .unwrap()
                     .unwrap();
                 assert_eq!(
-                    table.distance_toward(&class, &b),
+                    common::toward(&table, class.goal()).distance(&b),
                     Ok(Some(d)),
                     "{b} toward {goal}"
                 );
@@ -371,7 +383,7 @@ fn random_boards_toward_other_goals_lie_at_the_distance_asked() {
         }
         let past = table.max_distance() + 1;
         assert_eq!(
-            table.random_toward(&class, past..=past + 5, None, &mut rng),
+            common::toward(&table, class.goal()).random(past..=past + 5, None, &mut rng),
             Ok(None)
         );
     }
@@ -411,9 +423,9 @@ proptest! {
         let table = common::table(shape);
         let class = GoalClass::of(&goal);
         prop_assume!(table.class().canonical() == class.canonical());
-        let probe = table.probe_toward(&class, &board).unwrap();
+        let probe = common::toward(table, class.goal()).probe(&board).unwrap();
         let mut moves = Vec::new();
-        let solvable = table.solve_toward_into(&class, &board, &mut moves).unwrap();
+        let solvable = common::toward(table, class.goal()).solve_into(&board, &mut moves).unwrap();
         prop_assert_eq!(probe.distance.is_some(), solvable);
         if let Some(d) = probe.distance {
             prop_assert_eq!(d as usize, moves.len());
@@ -422,9 +434,9 @@ proptest! {
                 prop_assert!(probe.optimal_moves().any(|m| m == *first));
             }
             // The count is the sum of the counts after each optimal move.
-            let count = table.count_toward(&class, &board).unwrap().unwrap().to_u128().unwrap();
+            let count = common::toward(table, class.goal()).count(&board).unwrap().unwrap().to_u128().unwrap();
             let sum: u128 = probe.moves.iter().filter(|m| m.optimal)
-                .map(|m| table.count_toward(&class, &m.board).unwrap().unwrap().to_u128().unwrap())
+                .map(|m| common::toward(table, class.goal()).count(&m.board).unwrap().unwrap().to_u128().unwrap())
                 .sum();
             prop_assert_eq!(count, if d == 0 { 1 } else { sum });
         }
@@ -544,13 +556,22 @@ fn three_by_four_queries() {
         "4x3 goals are served by the 3x4 table"
     );
     {
-        let b = table
-            .random_toward(&class, 53..=53, Some(&rare), &mut rng)
+        let b = common::toward(&table, class.goal())
+            .random(53..=53, Some(&rare), &mut rng)
             .unwrap()
             .unwrap();
         assert_eq!(b.shape(), Shape::new(4, 3).unwrap());
-        assert_eq!(table.distance_toward(&class, &b), Ok(Some(53)));
-        assert_eq!(table.probe_toward(&class, &b).unwrap().distance, Some(53));
+        assert_eq!(
+            common::toward(&table, class.goal()).distance(&b),
+            Ok(Some(53))
+        );
+        assert_eq!(
+            common::toward(&table, class.goal())
+                .probe(&b)
+                .unwrap()
+                .distance,
+            Some(53)
+        );
     }
 }
 

@@ -1925,10 +1925,22 @@ fn serve_with_a_table_file_says_its_default_goal() {
     assert_eq!(code, 0, "{err}");
     let server = Server::start(&["--table", &file]);
     let sizes = ok_json(&server.get("/api/v1/sizes"));
+    // The table's size from it; no other table or databases (the named
+    // table is the only one); 15 and 16 cells by IDA* without databases.
+    let sizes = sizes.as_array().expect("a list of sizes");
     assert_eq!(
-        sizes,
-        serde_json::json!([{"size": "3x3", "exact": "table", "goal": "0 1 2 3 4 5 6 7 8"}])
+        sizes
+            .iter()
+            .filter(|s| s["exact"] != "search")
+            .collect::<Vec<_>>(),
+        [&serde_json::json!({"size": "3x3", "exact": "table", "goal": "0 1 2 3 4 5 6 7 8"})]
     );
+    let searched: Vec<&str> = sizes
+        .iter()
+        .filter_map(|s| s["size"].as_str())
+        .filter(|s| *s != "3x3")
+        .collect();
+    assert_eq!(searched, ["3x5", "5x3", "2x8", "8x2", "4x4"]);
     let solved = ok_json(&server.get(&url("/api/v1/solve", &[("board", "724506831")])));
     assert_eq!(
         (solved["goal"].as_str(), solved["distance"].as_u64()),
@@ -2117,5 +2129,68 @@ fn five_by_five_boards_are_answered_through_pattern_databases() {
         clock.elapsed()
     );
     assert_eq!(ok_json(&server.get(&target))["moves"], "r");
+    server.stop();
+}
+
+/// `/api/v1/sizes` is the library's `Database::sizes()`, record for
+/// record: every shape it answers, 2x7 and 5x5 among them once their files
+/// are in the data folder (found by name: nothing is opened to list them).
+#[test]
+fn sizes_are_the_librarys_list_and_follow_the_data_folder() {
+    let server = Server::start(&[]);
+    let listed = |server: &Server| ok_json(&server.get("/api/v1/sizes"));
+    let library = |dir: &std::path::Path| {
+        let db = slidedb::Database::builder().data_dir(dir).open().unwrap();
+        let sizes: Vec<_> = db
+            .sizes()
+            .unwrap()
+            .iter()
+            .map(slidedb::records::SizeRecord::new)
+            .collect();
+        serde_json::to_value(sizes).unwrap()
+    };
+    let before = listed(&server);
+    assert_eq!(before, library(server.data.path()));
+    let has = |sizes: &serde_json::Value, size: &str| {
+        sizes
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["size"] == size)
+            .map(|s| s["exact"].clone())
+    };
+    assert_eq!(has(&before, "3x3"), Some("table".into()));
+    assert_eq!(has(&before, "4x4"), Some("search".into()));
+    assert_eq!(has(&before, "2x7"), None);
+    assert_eq!(has(&before, "5x5"), None);
+    // The 2x7 table and 5x5 databases, by their names.
+    let two_by_seven = slidedb::Board::solved("2x7".parse().unwrap());
+    let five = slidedb::Board::solved("5x5".parse().unwrap());
+    std::fs::write(
+        server
+            .data
+            .path()
+            .join(slidedb::default_file_name(&two_by_seven)),
+        b"",
+    )
+    .unwrap();
+    std::fs::write(
+        server
+            .data
+            .path()
+            .join(slidedb::pattern_file_name(&five, "6-6-6-6")),
+        b"",
+    )
+    .unwrap();
+    let after = listed(&server);
+    assert_eq!(after, library(server.data.path()));
+    for (size, exact) in [
+        ("2x7", "table"),
+        ("7x2", "table"),
+        ("5x5", "patterns"),
+        ("3x3", "table"),
+    ] {
+        assert_eq!(has(&after, size), Some(exact.into()), "{size}: {after}");
+    }
     server.stop();
 }

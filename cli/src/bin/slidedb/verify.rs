@@ -10,7 +10,7 @@ use clap::{Args as ClapArgs, ValueEnum};
 use slidedb::pdb::PatternDb;
 use slidedb::random::SplitMix64;
 use slidedb::store::Bytes;
-use slidedb::verify::{Progress as VerifyProgress, check_search_toward, check_table_with};
+use slidedb::verify::{Progress as VerifyProgress, check_search_with, check_table_with};
 use slidedb::{Algorithm, Board, Solver};
 use slidedb_cli::progress::{BAR, Progress};
 
@@ -232,12 +232,12 @@ fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
         return Ok(0);
     }
     let report = if args.all {
-        check_search_toward(table.get(), &toward, 0..states, solve)?
+        check_search_with(table.get(), toward.goal(), 0..states, solve)?
     } else {
         let n = args.sample.unwrap_or(default_sample).min(states);
         let mut rng = SplitMix64::new(args.seed);
         let picks: Vec<u64> = (0..n).map(|_| rng.below(states)).collect();
-        check_search_toward(table.get(), &toward, picks, solve)?
+        check_search_with(table.get(), toward.goal(), picks, solve)?
     };
     for m in &report.mismatches {
         let got = m.search.map_or("no valid path".to_string(), |l| {

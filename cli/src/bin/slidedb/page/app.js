@@ -558,7 +558,7 @@ async function start() {
     state.defaults[s.size] = s.goal;
     const o = document.createElement("option");
     o.value = s.size;
-    o.textContent = s.size + (s.exact === "patterns" ? " (pattern databases)" : "");
+    o.textContent = s.size + ({ patterns: " (pattern databases)", search: " (searched: can be slow)" }[s.exact] || "");
     select.append(o);
   }
   const hash = new URLSearchParams(location.hash.slice(1));

@@ -17,9 +17,11 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use slidedb::records::{BoardRecord, CountRecord, ProbeRecord, SolveRecord, StatsRecord};
+use slidedb::DatabaseError;
+use slidedb::records::{
+    BoardRecord, CountRecord, ProbeRecord, SizeRecord, SolveRecord, StatsRecord,
+};
 use slidedb::request::{self, RandomBoards};
-use slidedb::{DatabaseError, Shape};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
@@ -191,46 +193,21 @@ async fn stats(
 }
 
 /// The sizes this server answers, how, and toward which goal when none is
-/// asked: `[{"size","exact","goal"}]`, `exact` being `table` or
-/// `patterns` (the goal is the one `--table` or `--pdb` was built for,
-/// for its size, else the tiles in order, blank last).
+/// asked: the library's [`Database::sizes`](slidedb::Database::sizes) as
+/// `[{"size","exact","goal"}]` ([`SizeRecord`]).
 async fn sizes(Shared(state): Shared<Arc<State>>, _: NoParams) -> Result<Response, ApiError> {
     let shared = state.clone();
-    let found = tokio::task::spawn_blocking(move || {
-        let mut found = Vec::new();
-        for (rows, cols) in [
-            (2, 2),
-            (2, 3),
-            (3, 2),
-            (2, 4),
-            (4, 2),
-            (3, 3),
-            (2, 5),
-            (5, 2),
-            (3, 4),
-            (4, 3),
-            (2, 6),
-            (6, 2),
-            (3, 5),
-            (5, 3),
-            (4, 4),
-        ] {
-            let shape = Shape::new(rows, cols).expect("a shape");
-            let goal = shared.data.db.default_goal(shape);
-            let exact = match shared.data.db.exact(&goal) {
-                Ok(slidedb::ExactBy::Table(_)) => "table",
-                Ok(slidedb::ExactBy::Patterns(_)) => "patterns",
-                _ => continue,
-            };
-            found.push(serde_json::json!({
-                "size": shape.to_string(),
-                "exact": exact,
-                "goal": goal.to_string(),
-            }));
-        }
-        found
-    })
-    .await?;
+    let found = tokio::task::spawn_blocking(move || shared.data.db.sizes())
+        .await?
+        .map_err(|e| {
+            // The path is the operator's, for the log.
+            state.log(format!("/sizes: {e}"));
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the server cannot read its data folder",
+            )
+        })?;
+    let found: Vec<SizeRecord> = found.iter().map(SizeRecord::new).collect();
     Ok(Json(found).into_response())
 }
 
