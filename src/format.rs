@@ -15,6 +15,10 @@ use std::fmt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+mod faults;
+
+pub use faults::FileFault;
+
 /// The first eight bytes of every file.
 pub const MAGIC: [u8; 8] = *b"SLIDEDB\0";
 /// The endianness mark, stored little-endian: bytes `FF FE`.
@@ -221,97 +225,95 @@ impl FileError {
         Fault(self)
     }
 
-    /// What to do about it, once: `rebuild it`, `check the path`, …;
-    /// `None` where the fault is the system's (a file that cannot be read).
+    /// What to do about it, once: `rebuild it`, `check the path`, …
+    /// ([`FileFault::advice`]); `None` where the fault is the system's (a
+    /// file that cannot be read).
     pub fn advice(&self) -> Option<&'static str> {
+        self.fault_kind().map(FileFault::advice)
+    }
+
+    /// Which row of the table of faults ([`FileFault`]) this is: `None`
+    /// for a file that cannot be read, the system's fault.
+    ///
+    /// ```
+    /// use slidedb::format::{FileError, FileFault};
+    /// let e = FileError::Version { expected: 2, got: 3 };
+    /// assert_eq!(e.fault_kind(), Some(FileFault::NewerVersion));
+    /// ```
+    pub fn fault_kind(&self) -> Option<FileFault> {
         use FileError::*;
         Some(match self {
             Io { .. } => return None,
-            BadMagic | WrongKind { .. } => "check the path",
-            Kind { .. } | Encoding { .. } => "rebuild it with this one",
-            Version { expected, got } if got > expected => "use that slidedb, or rebuild it",
-            Truncated { .. }
-            | TrailingBytes { .. }
-            | Endianness { .. }
-            | Version { .. }
-            | HeaderLength { .. }
-            | Checksum { .. }
-            | Layout { .. }
-            | Metadata { .. } => "rebuild it",
+            Truncated { .. } => FileFault::Truncated,
+            TrailingBytes { .. } => FileFault::TrailingBytes,
+            BadMagic => FileFault::BadMagic,
+            Endianness { .. } => FileFault::Endianness,
+            Version { expected, got } if got < expected => FileFault::OlderVersion,
+            Version { .. } => FileFault::NewerVersion,
+            HeaderLength { .. } => FileFault::HeaderLength,
+            Checksum { .. } => FileFault::Checksum,
+            Kind { .. } => FileFault::UnknownKind,
+            WrongKind { .. } => FileFault::WrongKind,
+            Encoding { .. } => FileFault::UnknownEncoding,
+            Layout { .. } => FileFault::Layout,
+            Metadata { .. } => FileFault::Metadata,
         })
     }
 }
 
-/// [`FileError::fault`].
+/// [`FileError::fault`]: the fault's sentence ([`FileFault::sentence`])
+/// with its fields.
 struct Fault<'a>(&'a FileError);
 
 impl fmt::Display for Fault<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use FileError::*;
-        match self.0 {
-            Io { path, .. } => write!(f, "cannot read {}", path.display()),
-            Truncated { expected, got } => write!(
-                f,
-                "the file is truncated: {}, but {expected} are needed",
-                crate::words::counted(*got, "byte", "bytes")
-            ),
-            TrailingBytes { expected, got } => write!(
-                f,
-                "the file has {}, but its header accounts for {expected}: it is damaged",
-                crate::words::counted(*got, "byte", "bytes")
-            ),
-            BadMagic => f.write_str(
-                "not a slidedb file (it does not start with the bytes of SLIDEDB and a zero)",
-            ),
-            Endianness { got } => write!(
-                f,
-                "bad endianness mark {got:#06x} (expected {ENDIAN_MARK:#06x}): the file is damaged"
-            ),
-            Version { expected, got } if got < expected => write!(
-                f,
-                "format version {got}, written by an older slidedb (this one reads version {expected}, whose files record the goal they were built for)"
-            ),
-            Version { expected, got } => write!(
-                f,
-                "format version {got}, written by a newer slidedb (this one reads version {expected})"
-            ),
-            HeaderLength { expected, got } => write!(
-                f,
-                "header length {got}, expected {expected}: the file is damaged"
-            ),
+        use faults::Field::{Number, Text};
+        let fields = match self.0 {
+            Io { path, .. } => return write!(f, "cannot read {}", path.display()),
+            Truncated { expected, got } | TrailingBytes { expected, got } => {
+                vec![("expected", Number(*expected)), ("got", Number(*got))]
+            }
+            BadMagic => vec![],
+            Endianness { got } => vec![
+                ("expected", Number(ENDIAN_MARK.into())),
+                ("got", Number((*got).into())),
+            ],
+            Version { expected, got } => vec![
+                ("expected", Number((*expected).into())),
+                ("got", Number((*got).into())),
+            ],
+            HeaderLength { expected, got } => vec![
+                ("expected", Number((*expected).into())),
+                ("got", Number((*got).into())),
+            ],
             Checksum {
                 section,
                 stored,
                 computed,
-            } => write!(
-                f,
-                "the {section} checksum does not match (stored {stored:#010x}, computed {computed:#010x}): the file is damaged"
-            ),
-            Kind { got } => write!(f, "unknown file kind {got}: made by a newer slidedb?"),
-            WrongKind { expected, got } => write!(f, "this file is {got}, not {expected}"),
-            Encoding { got } => {
-                write!(f, "unknown entry encoding {got}: made by a newer slidedb?")
-            }
-            Layout { what } => write!(f, "bad layout: {what}: the file is damaged"),
-            Metadata { what } => write!(f, "bad metadata: {what}: the file is damaged"),
-        }
+            } => vec![
+                ("section", Text(section)),
+                ("stored", Number((*stored).into())),
+                ("computed", Number((*computed).into())),
+            ],
+            Kind { got } | Encoding { got } => vec![("got", Number((*got).into()))],
+            WrongKind { expected, got } => vec![("expected", Text(expected)), ("got", Text(got))],
+            Layout { what } | Metadata { what } => vec![("what", Text(what))],
+        };
+        let kind = self.0.fault_kind().expect("every fault but Io is a row");
+        faults::render(f, kind.sentence(), &fields)
     }
 }
 
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let fault = self.fault();
-        let Some(advice) = self.advice() else {
-            return write!(f, "{fault}");
-        };
         // "…: the file is damaged; rebuild it", "…: check the path",
         // "…: made by a newer slidedb? rebuild it with this one".
-        let between = match self {
-            FileError::Kind { .. } | FileError::Encoding { .. } => " ",
-            FileError::BadMagic | FileError::WrongKind { .. } | FileError::Version { .. } => ": ",
-            _ => "; ",
-        };
-        write!(f, "{fault}{between}{advice}")
+        match self.fault_kind() {
+            Some(kind) => write!(f, "{fault}{}{}", kind.joiner(), kind.advice()),
+            None => write!(f, "{fault}"),
+        }
     }
 }
 

@@ -1,12 +1,13 @@
 // The frame every slidedb file shares (FORMAT.md; src/format.rs): a
 // 64-byte header, the metadata, zero padding, the body. `readFrame` checks
 // it in the order FORMAT.md's "What a reader checks" lists, in time
-// independent of the body's size, and throws a SlidedbFormatError worded as
-// the Rust `FileError`.
+// independent of the body's size, and throws a SlidedbFormatError worded
+// from the table of faults (faults.js, the Rust library's `FileFault`).
 
 import { BincodeReader, BincodeError } from "./bincode.js";
 import { crc32 } from "./crc32.js";
 import { SlidedbFormatError } from "./errors.js";
+import { FAULTS } from "./faults.js";
 import { counted } from "./words.js";
 
 /** The first eight bytes of every file: `SLIDEDB\0`. */
@@ -40,30 +41,52 @@ export const KIND_PATTERNS = 2;
 
 const hex = (v, digits) => "0x" + v.toString(16).padStart(digits, "0");
 
+/** A field of a fault's sentence written in its style (see faults.js). */
+function styled(value, style) {
+  switch (style) {
+    case "bytes":
+      return counted(value, "byte", "bytes");
+    case "hex4":
+      return hex(value, 4);
+    case "hex8":
+      return hex(value, 8);
+    default:
+      return String(value);
+  }
+}
+
+/**
+ * The error of the fault `name` of the table (faults.js): its sentence
+ * with `fields` filled in, the joiner, the advice. The error carries
+ * `details` (by default the fields).
+ * @param {string} name a key of FAULTS @param {object} [fields] @param {object} [details]
+ * @returns {SlidedbFormatError}
+ */
+export function faultError(name, fields = {}, details = fields) {
+  const fault = FAULTS[name];
+  const sentence = fault.sentence.replace(/\{(\w+)(?::(\w+))?\}/g, (_, field, style) => {
+    if (!(field in fields)) throw new Error(`the fault ${name} needs the field ${field}`);
+    return styled(fields[field], style);
+  });
+  return new SlidedbFormatError(fault.code, `${sentence}${fault.joiner}${fault.advice}`, details);
+}
+
 /** A Layout fault: "bad layout: WHAT: the file is damaged; rebuild it". @param {string} what */
 export function layoutError(what) {
-  return new SlidedbFormatError("Layout", `bad layout: ${what}: the file is damaged; rebuild it`, { what });
+  return faultError("Layout", { what });
 }
 
 /** A Metadata fault: "bad metadata: WHAT: the file is damaged; rebuild it". @param {string} what */
 export function metadataError(what) {
-  return new SlidedbFormatError("Metadata", `bad metadata: ${what}: the file is damaged; rebuild it`, { what });
+  return faultError("Metadata", { what });
 }
 
 function truncated(expected, got) {
-  return new SlidedbFormatError(
-    "Truncated",
-    `the file is truncated: ${counted(got, "byte", "bytes")}, but ${expected} are needed; rebuild it`,
-    { expected, got },
-  );
+  return faultError("Truncated", { expected, got });
 }
 
 function checksumError(section, stored, computed) {
-  return new SlidedbFormatError(
-    "Checksum",
-    `the ${section} checksum does not match (stored ${hex(stored, 8)}, computed ${hex(computed, 8)}): the file is damaged; rebuild it`,
-    { section, stored, computed },
-  );
+  return faultError("Checksum", { section, stored, computed });
 }
 
 /**
@@ -119,11 +142,7 @@ export function readFrame(bytes, kind, encoding, decode) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEADER_LEN));
   const mark = view.getUint16(8, true);
   if (mark !== ENDIAN_MARK) {
-    throw new SlidedbFormatError(
-      "Endianness",
-      `bad endianness mark ${hex(mark, 4)} (expected ${hex(ENDIAN_MARK, 4)}): the file is damaged; rebuild it`,
-      { got: mark },
-    );
+    throw faultError("Endianness", { expected: ENDIAN_MARK, got: mark }, { got: mark });
   }
   const version = view.getUint16(10, true);
   if (version !== FORMAT_VERSION) throw versionError(FORMAT_VERSION, version);
@@ -133,34 +152,22 @@ export function readFrame(bytes, kind, encoding, decode) {
   if (storedHeader !== computedHeader) throw checksumError("header", storedHeader, computedHeader);
   const headerLen = view.getUint32(12, true);
   if (headerLen !== HEADER_LEN) {
-    throw new SlidedbFormatError(
-      "HeaderLength",
-      `header length ${headerLen}, expected ${HEADER_LEN}: the file is damaged; rebuild it`,
-      { got: headerLen },
-    );
+    throw faultError("HeaderLength", { expected: HEADER_LEN, got: headerLen }, { got: headerLen });
   }
   const kindCode = view.getUint16(16, true);
   if (kindCode !== kind) {
     if (KINDS[kindCode]) {
-      throw new SlidedbFormatError(
+      throw faultError(
         "WrongKind",
-        `this file is ${KINDS[kindCode]}, not ${KINDS[kind]}: check the path`,
+        { expected: KINDS[kind], got: KINDS[kindCode] },
         { expected: kind, got: kindCode },
       );
     }
-    throw new SlidedbFormatError(
-      "Kind",
-      `unknown file kind ${kindCode}: made by a newer slidedb? rebuild it with this one`,
-      { got: kindCode },
-    );
+    throw faultError("UnknownKind", { got: kindCode });
   }
   const storedEncoding = view.getUint16(18, true);
   if (storedEncoding !== encoding) {
-    throw new SlidedbFormatError(
-      "Encoding",
-      `unknown entry encoding ${storedEncoding}: made by a newer slidedb? rebuild it with this one`,
-      { got: storedEncoding },
-    );
+    throw faultError("UnknownEncoding", { got: storedEncoding });
   }
   const metadataCrc = view.getUint32(20, true);
   const metadataOffset = view.getBigUint64(24, true);
@@ -185,11 +192,7 @@ export function readFrame(bytes, kind, encoding, decode) {
   if (end >= 1n << 64n) throw layoutError("body length overflows");
   if (BigInt(got) < end) throw truncated(end, got);
   if (BigInt(got) > end) {
-    throw new SlidedbFormatError(
-      "TrailingBytes",
-      `the file has ${counted(got, "byte", "bytes")}, but its header accounts for ${end}: it is damaged; rebuild it`,
-      { expected: end, got },
-    );
+    throw faultError("TrailingBytes", { expected: end, got });
   }
   // From here every offset is within the bytes, and below 2^53.
   const bodyStart = aligned;
@@ -211,16 +214,9 @@ export function readFrame(bytes, kind, encoding, decode) {
 }
 
 function badMagic() {
-  return new SlidedbFormatError(
-    "BadMagic",
-    "not a slidedb file (it does not start with the bytes of SLIDEDB and a zero): check the path",
-  );
+  return faultError("BadMagic");
 }
 
 function versionError(expected, got) {
-  const message =
-    got < expected
-      ? `format version ${got}, written by an older slidedb (this one reads version ${expected}, whose files record the goal they were built for): rebuild it`
-      : `format version ${got}, written by a newer slidedb (this one reads version ${expected}): use that slidedb, or rebuild it`;
-  return new SlidedbFormatError("Version", message, { expected, got });
+  return faultError(got < expected ? "OlderVersion" : "NewerVersion", { expected, got });
 }

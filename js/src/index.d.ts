@@ -355,6 +355,15 @@ export const HEADER_LEN: 64;
 export const MAX_METADATA_LEN: 1048576;
 /** The kinds of file by header code, as the Rust library names them. */
 export const KINDS: Readonly<Record<number, string>>;
+/**
+ * The table of file faults (the Rust library's `FileFault`), by name: the
+ * error's `code`, the `sentence` (a template of the fault's fields), the
+ * `joiner` and the `advice`. Every SlidedbFormatError's message is one of
+ * these: sentence, joiner, advice.
+ */
+export const FAULTS: Readonly<
+  Record<string, Readonly<{ code: SlidedbFormatError["code"]; sentence: string; joiner: string; advice: string }>>
+>;
 
 /** The table index of the boards of one shape and parity (at most 16 cells). */
 export class Indexer {

@@ -11,6 +11,7 @@ mod common;
 
 mod astar;
 mod bfs;
+mod damaged;
 mod dfs;
 mod distributions;
 mod engine;

@@ -2,12 +2,13 @@
 //! (with `--pdb`) the additive pattern databases of a board too big for a
 //! full table.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use slidedb::build::{BuildEvent, BuildOptions, build_file};
 use slidedb::pdb::{self, Partition};
 use slidedb::store::{default_data_dir, pattern_file_name};
 use slidedb::symmetry::GoalClass;
@@ -208,6 +209,9 @@ fn main() -> ExitCode {
     }
 }
 
+/// Builds what the arguments ask for (or merges shards): picks the goal,
+/// then the build (distributed, pattern databases, two-bit to a file, or
+/// in memory), checks all it can before the search, and runs it.
 fn run(args: &Args) -> Result<()> {
     if let Some(Command::Merge {
         dir,
@@ -218,143 +222,14 @@ fn run(args: &Args) -> Result<()> {
     {
         return cluster::merge(dir, out, *force, *quiet);
     }
-    let asked = match &args.goal {
-        Some(text) => {
-            Board::parse(text, args.size).with_context(|| format!("bad goal {text:?}"))?
-        }
-        None => Board::solved(args.size.unwrap_or(Shape::EIGHT)),
-    };
-    // One file serves a whole class of goals: it is laid out by, and
-    // named after, the class's canonical goal.
-    // A file of the data folder serves its whole class, so it is built
-    // for the class's own goal; a file of --out records the goal asked for.
-    let canonical = *GoalClass::of(&asked).canonical();
-    let goal = if args.out.is_some() { asked } else { canonical };
-    if asked != canonical && !args.quiet {
-        let (what, answers, serves) = if args.pdb.is_some() {
-            ("pattern databases", "answer", "serve")
-        } else {
-            ("table", "answers", "serves")
-        };
-        if args.out.is_some() {
-            say!(
-                "slidedb-gen: {} goal {asked}: the {what} {answers} toward it, and {serves} every goal of its class",
-                asked.shape()
-            );
-        } else {
-            say!(
-                "slidedb-gen: {} goal {asked} is served by the {what} of its class in the data folder, built for goal {canonical} ({}); --out FILE writes a file that answers toward {asked} by default",
-                asked.shape(),
-                canonical.shape()
-            );
-        }
-    }
+    let (goal, canonical) = goals(args)?;
     if args.workers.is_some() || args.hosts.is_some() {
-        anyhow::ensure!(
-            args.pdb.is_none() && args.memory.is_none(),
-            "--workers and --hosts build a full table in memory: leave out --pdb and --memory"
-        );
-        let dir = args
-            .out
-            .clone()
-            .context("--workers and --hosts write a directory of shards: pass --out DIR")?;
-        let hosts = match (&args.hosts, args.process) {
-            (Some(file), Some(process)) => {
-                let list = cluster::read_hosts(file)?;
-                anyhow::ensure!(
-                    process < list.len(),
-                    "--process {process}: {} lists {} hosts, numbered from 0",
-                    file.display(),
-                    list.len()
-                );
-                Some((list, process))
-            }
-            _ => None,
-        };
-        anyhow::ensure!(
-            goal.shape().cells() <= slidedb::MAX_TABLE_CELLS,
-            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb",
-            slidedb::MAX_TABLE_CELLS,
-            goal.shape(),
-            goal.shape().cells()
-        );
-        anyhow::ensure!(
-            goal.shape().cells() <= slidedb::MAX_IN_MEMORY_CELLS || hosts.is_some(),
-            "{} has {} cells: on one machine, build it with the two-bit search (without --workers)",
-            goal.shape(),
-            goal.shape().cells()
-        );
-        return cluster::build(cluster::Request {
-            goal: &goal,
-            force: args.force,
-            workers: args.workers.unwrap_or(1),
-            hosts,
-            dir,
-            checkpoint_every: match args.no_checkpoints {
-                true => None,
-                false => Some(args.checkpoint_every.unwrap_or(Duration::from_secs(300))),
-            },
-            peer_timeout: args.peer_timeout.unwrap_or(Duration::from_secs(60)),
-            connect_timeout: args.connect_timeout.unwrap_or(Duration::from_secs(120)),
-            quiet: args.quiet,
-        });
+        return build_distributed(args, &goal);
     }
-    let partition = match &args.pdb {
-        Some(spec) => Some(Partition::parse(&goal, spec)?),
-        None if goal.shape().cells() > slidedb::MAX_TABLE_CELLS => anyhow::bail!(
-            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb (alone for the default, {}; or other group sizes adding up to the tiles{})",
-            slidedb::MAX_TABLE_CELLS,
-            goal.shape(),
-            goal.shape().cells(),
-            Partition::default_for(&goal).sizes(),
-            if goal.shape().cells() == 16 {
-                ", such as 7-8 or 5-5-5"
-            } else {
-                ""
-            }
-        ),
-        None => None,
-    };
-    let out = match &args.out {
-        Some(out) => out.clone(),
-        None => {
-            let dir = match &args.data {
-                Some(dir) => dir.clone(),
-                None => default_data_dir().context(
-                    "no data folder: set SLIDEDB_DATA, or pass --data DIR or --out PATH",
-                )?,
-            };
-            // The data folder may be created on first use, and says where.
-            let created = slidedb::store::create_data_dir(&dir)
-                .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
-            if created && !args.quiet {
-                say!("slidedb-gen: created the data folder {}", dir.display());
-            }
-            dir.join(match &partition {
-                Some(p) => pattern_file_name(&canonical, &p.label(&goal)),
-                None => default_file_name(&canonical),
-            })
-        }
-    };
-    // Everything that can be checked before the search is checked first.
-    // --force replaces a regular file and nothing else.
-    if let Err(e) = slidedb::store::check_target(&out, args.force) {
-        match e.kind() {
-            std::io::ErrorKind::AlreadyExists => {
-                anyhow::bail!("{} exists: pass --force to replace it", out.display())
-            }
-            _ => return Err(e.into()),
-        }
-    }
-    // A read-only or forbidden folder fails now, not after the search.
-    slidedb::store::check_writable(&out)
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        anyhow::ensure!(n > 0, "--threads must be at least 1");
-        pool = pool.num_threads(n);
-    }
-    let pool = pool.build().context("cannot start the worker threads")?;
+    let partition = partition(args, &goal)?;
+    let out = output_path(args, &canonical, partition.as_ref())?;
+    check_output(&out, args.force)?;
+    let pool = thread_pool(args.threads)?;
     if let Some(partition) = partition {
         return build_patterns(args, &pool, &goal, &partition, &out);
     }
@@ -368,8 +243,192 @@ fn run(args: &Args) -> Result<()> {
     if two_bit {
         return build_to_file(args, &pool, &goal, &out);
     }
+    build_in_memory(args, &pool, &goal, &out)
+}
+
+/// The goal to build toward, and its class's canonical goal: `--goal` (or
+/// the solved board of `--size`), for a file of `--out`; the canonical
+/// one for a file of the data folder. Says on stderr (unless quiet) how a
+/// goal that is not canonical is served.
+fn goals(args: &Args) -> Result<(Board, Board)> {
+    let asked = match &args.goal {
+        Some(text) => {
+            Board::parse(text, args.size).with_context(|| format!("bad goal {text:?}"))?
+        }
+        None => Board::solved(args.size.unwrap_or(Shape::EIGHT)),
+    };
+    // One file serves a whole class of goals: it is laid out by, and
+    // named after, the class's canonical goal.
+    // A file of the data folder serves its whole class, so it is built
+    // for the class's own goal; a file of --out records the goal asked for.
+    let canonical = *GoalClass::of(&asked).canonical();
+    let goal = if args.out.is_some() { asked } else { canonical };
+    if asked != canonical && !args.quiet {
+        say_class(args, &asked, &canonical);
+    }
+    Ok((goal, canonical))
+}
+
+/// Says how goal `asked`, not its class's `canonical` one, is served: by
+/// the file of `--out`, or by the class's file in the data folder.
+fn say_class(args: &Args, asked: &Board, canonical: &Board) {
+    let (what, answers, serves) = if args.pdb.is_some() {
+        ("pattern databases", "answer", "serve")
+    } else {
+        ("table", "answers", "serves")
+    };
+    if args.out.is_some() {
+        say!(
+            "slidedb-gen: {} goal {asked}: the {what} {answers} toward it, and {serves} every goal of its class",
+            asked.shape()
+        );
+    } else {
+        say!(
+            "slidedb-gen: {} goal {asked} is served by the {what} of its class in the data folder, built for goal {canonical} ({}); --out FILE writes a file that answers toward {asked} by default",
+            asked.shape(),
+            canonical.shape()
+        );
+    }
+}
+
+/// `--workers`, `--hosts`: checks the arguments and the board, and builds
+/// the table's shards with the distributed search into `--out DIR`.
+fn build_distributed(args: &Args, goal: &Board) -> Result<()> {
+    anyhow::ensure!(
+        args.pdb.is_none() && args.memory.is_none(),
+        "--workers and --hosts build a full table in memory: leave out --pdb and --memory"
+    );
+    let dir = args
+        .out
+        .clone()
+        .context("--workers and --hosts write a directory of shards: pass --out DIR")?;
+    let hosts = hosts(args)?;
+    anyhow::ensure!(
+        goal.shape().cells() <= slidedb::MAX_TABLE_CELLS,
+        "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb",
+        slidedb::MAX_TABLE_CELLS,
+        goal.shape(),
+        goal.shape().cells()
+    );
+    anyhow::ensure!(
+        goal.shape().cells() <= slidedb::MAX_IN_MEMORY_CELLS || hosts.is_some(),
+        "{} has {} cells: on one machine, build it with the two-bit search (without --workers)",
+        goal.shape(),
+        goal.shape().cells()
+    );
+    cluster::build(cluster::Request {
+        goal,
+        force: args.force,
+        workers: args.workers.unwrap_or(1),
+        hosts,
+        dir,
+        checkpoint_every: match args.no_checkpoints {
+            true => None,
+            false => Some(args.checkpoint_every.unwrap_or(Duration::from_secs(300))),
+        },
+        peer_timeout: args.peer_timeout.unwrap_or(Duration::from_secs(60)),
+        connect_timeout: args.connect_timeout.unwrap_or(Duration::from_secs(120)),
+        quiet: args.quiet,
+    })
+}
+
+/// `--hosts FILE --process I`: the hosts listed, and this process's line
+/// among them; `None` without `--hosts`.
+fn hosts(args: &Args) -> Result<Option<(Vec<String>, usize)>> {
+    Ok(match (&args.hosts, args.process) {
+        (Some(file), Some(process)) => {
+            let list = cluster::read_hosts(file)?;
+            anyhow::ensure!(
+                process < list.len(),
+                "--process {process}: {} lists {} hosts, numbered from 0",
+                file.display(),
+                list.len()
+            );
+            Some((list, process))
+        }
+        _ => None,
+    })
+}
+
+/// `--pdb`'s partition of the tiles; `None` for a full table, which the
+/// board must then be small enough for.
+fn partition(args: &Args, goal: &Board) -> Result<Option<Partition>> {
+    Ok(match &args.pdb {
+        Some(spec) => Some(Partition::parse(goal, spec)?),
+        None if goal.shape().cells() > slidedb::MAX_TABLE_CELLS => anyhow::bail!(
+            "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb (alone for the default, {}; or other group sizes adding up to the tiles{})",
+            slidedb::MAX_TABLE_CELLS,
+            goal.shape(),
+            goal.shape().cells(),
+            Partition::default_for(goal).sizes(),
+            if goal.shape().cells() == 16 {
+                ", such as 7-8 or 5-5-5"
+            } else {
+                ""
+            }
+        ),
+        None => None,
+    })
+}
+
+/// The file to write: `--out`, or in the data folder (created if missing,
+/// and said so) the file named by the class's `canonical` goal and the
+/// partition.
+fn output_path(args: &Args, canonical: &Board, partition: Option<&Partition>) -> Result<PathBuf> {
+    if let Some(out) = &args.out {
+        return Ok(out.clone());
+    }
+    let dir = match &args.data {
+        Some(dir) => dir.clone(),
+        None => default_data_dir()
+            .context("no data folder: set SLIDEDB_DATA, or pass --data DIR or --out PATH")?,
+    };
+    // The data folder may be created on first use, and says where.
+    let created = slidedb::store::create_data_dir(&dir)
+        .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
+    if created && !args.quiet {
+        say!("slidedb-gen: created the data folder {}", dir.display());
+    }
+    // Without --out, the goal built toward is the canonical one.
+    Ok(dir.join(match partition {
+        Some(p) => pattern_file_name(canonical, &p.label(canonical)),
+        None => default_file_name(canonical),
+    }))
+}
+
+/// Everything about `out` that can be checked before the search: that it
+/// may be replaced (`--force` replaces a regular file and nothing else),
+/// and that its folder is writable.
+fn check_output(out: &Path, force: bool) -> Result<()> {
+    if let Err(e) = slidedb::store::check_target(out, force) {
+        match e.kind() {
+            std::io::ErrorKind::AlreadyExists => {
+                anyhow::bail!("{} exists: pass --force to replace it", out.display())
+            }
+            _ => return Err(e.into()),
+        }
+    }
+    // A read-only or forbidden folder fails now, not after the search.
+    slidedb::store::check_writable(out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(())
+}
+
+/// The worker threads: `--threads`, else one per core.
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        pool = pool.num_threads(n);
+    }
+    pool.build().context("cannot start the worker threads")
+}
+
+/// Builds the table in memory by the reverse BFS and writes it to `out`:
+/// one line per depth.
+fn build_in_memory(args: &Args, pool: &rayon::ThreadPool, goal: &Board, out: &Path) -> Result<()> {
     // A full disk is found now, not after the search.
-    slidedb::build::check_disk_for_table(&goal, &out)
+    slidedb::build::check_disk_for_table(goal, out)
         .with_context(|| format!("cannot write {}", out.display()))?;
     let start = Instant::now();
     if !args.quiet {
@@ -385,7 +444,7 @@ fn run(args: &Args) -> Result<()> {
     let states = u64::try_from(goal.shape().states()).unwrap_or(u64::MAX);
     let progress = steps(quiet, states, "states, depth");
     let table = pool.install(|| {
-        generate(&goal, |layer| {
+        generate(goal, |layer| {
             if quiet {
                 return;
             }
@@ -402,7 +461,7 @@ fn run(args: &Args) -> Result<()> {
     progress.finish();
     let table = table?;
     let searched = start.elapsed();
-    write_atomic(&out, table.as_bytes(), args.force)
+    write_atomic(out, table.as_bytes(), args.force)
         .with_context(|| format!("cannot write {}", out.display()))?;
     if !args.quiet {
         say!(
@@ -419,13 +478,7 @@ fn run(args: &Args) -> Result<()> {
 }
 
 /// Builds the table by the two-bit search straight to `out`, resumably.
-fn build_to_file(
-    args: &Args,
-    pool: &rayon::ThreadPool,
-    goal: &Board,
-    out: &std::path::Path,
-) -> Result<()> {
-    use slidedb::build::{BuildEvent, BuildOptions, build_file};
+fn build_to_file(args: &Args, pool: &rayon::ThreadPool, goal: &Board, out: &Path) -> Result<()> {
     let start = Instant::now();
     let options = BuildOptions::default()
         .with_memory(args.memory)
@@ -446,81 +499,20 @@ fn build_to_file(
             "{BAR} {{human_pos}}/{{human_len}} states {{per_sec}} {{msg}} [{{elapsed}}, {{eta}} left]"
         ),
     );
-    let threads = pool.current_num_threads();
+    let view = FileBuildView {
+        progress: &progress,
+        goal,
+        states,
+        threads: pool.current_num_threads(),
+        start,
+    };
     // A stop at any moment leaves at most the last checkpoint.
     let files = slidedb::build::work_files(out);
     let _stop = stop::on_stop(move || files.remove_scratch_before_exit());
     let report = pool.install(|| {
         build_file(goal, out, &options, |event| {
-            if quiet {
-                return;
-            }
-            match event {
-                BuildEvent::Planned(plan) => {
-                    let limit = match plan.memory_limit {
-                        Some((limit, what)) => format!(" (within {what}, {})", units::bytes(limit)),
-                        None => String::new(),
-                    };
-                    let free = match plan.disk_free {
-                        Some(free) => format!(", {} free", units::bytes(free)),
-                        None => String::new(),
-                    };
-                    let memory = match plan.segment {
-                        None => format!(
-                            "memory {} ({} distances + {} frontier, resident)",
-                            units::bytes(plan.memory),
-                            units::bytes(plan.distances),
-                            units::bytes(plan.frontier)
-                        ),
-                        Some(segment) => format!(
-                            "memory {} (segments of {segment} boards; the {} of distances and {} of frontier wait in work files beside the table)",
-                            units::bytes(plan.memory),
-                            units::bytes(plan.distances),
-                            units::bytes(plan.frontier)
-                        ),
-                    };
-                    progress.say(format!(
-                        "slidedb-gen: {} goal {goal} ({states} states) on {threads} threads, two-bit search: {memory}{limit}; disk {} at the peak, {} more now{free}; the table {}",
-                        goal.shape(),
-                        units::bytes(plan.disk_peak),
-                        units::bytes(plan.disk_needed),
-                        units::bytes(plan.file_len),
-                    ));
-                    if let Some(depth) = plan.resume_from {
-                        progress.say(format!(
-                            "slidedb-gen: going on from the checkpoint of layer {depth}: {}",
-                            plan.checkpoint.display()
-                        ));
-                    }
-                }
-                BuildEvent::Resumed { depth, total, took } => {
-                    progress.say(format!(
-                        "slidedb-gen: read the checkpoint of layer {depth} ({total} states) in {:.1} s",
-                        took.as_secs_f64()
-                    ));
-                    progress.restart_at(total);
-                }
-                BuildEvent::Layer(layer) => {
-                    let line = format!(
-                        "depth {:>3}: {:>12} states {:>12} total {:>9.3} s",
-                        layer.depth,
-                        layer.states,
-                        layer.total,
-                        layer.elapsed.as_secs_f64()
-                    );
-                    progress.report(line, layer.total, format!("depth {}", layer.depth));
-                }
-                BuildEvent::Checkpointed { depth, bytes, took } => progress.say(format!(
-                    "slidedb-gen: checkpoint of layer {depth}: {} in {:.1} s",
-                    units::bytes(bytes),
-                    took.as_secs_f64()
-                )),
-                BuildEvent::Writing { bytes } => progress.say(format!(
-                    "slidedb-gen: searched in {:.1} s; writing the table ({})",
-                    start.elapsed().as_secs_f64(),
-                    units::bytes(bytes)
-                )),
-                _ => {}
+            if !quiet {
+                view.show(event);
             }
         })
     });
@@ -543,6 +535,102 @@ fn build_to_file(
     Ok(())
 }
 
+/// What a two-bit build shows as it goes ([`build_to_file`]).
+struct FileBuildView<'a> {
+    progress: &'a Progress,
+    goal: &'a Board,
+    /// The boards of the goal's size.
+    states: u64,
+    threads: usize,
+    /// When the build started.
+    start: Instant,
+}
+
+impl FileBuildView<'_> {
+    /// Shows one event of the build: its plan, a checkpoint read or
+    /// written, a layer done, the table being written.
+    fn show(&self, event: BuildEvent) {
+        let progress = self.progress;
+        match event {
+            BuildEvent::Planned(plan) => {
+                let limit = match plan.memory_limit {
+                    Some((limit, what)) => format!(" (within {what}, {})", units::bytes(limit)),
+                    None => String::new(),
+                };
+                let free = match plan.disk_free {
+                    Some(free) => format!(", {} free", units::bytes(free)),
+                    None => String::new(),
+                };
+                let memory = resident(plan.memory, plan.distances, plan.frontier, plan.segment);
+                progress.say(format!(
+                    "slidedb-gen: {} goal {} ({} states) on {} threads, two-bit search: {memory}{limit}; disk {} at the peak, {} more now{free}; the table {}",
+                    self.goal.shape(),
+                    self.goal,
+                    self.states,
+                    self.threads,
+                    units::bytes(plan.disk_peak),
+                    units::bytes(plan.disk_needed),
+                    units::bytes(plan.file_len),
+                ));
+                if let Some(depth) = plan.resume_from {
+                    progress.say(format!(
+                        "slidedb-gen: going on from the checkpoint of layer {depth}: {}",
+                        plan.checkpoint.display()
+                    ));
+                }
+            }
+            BuildEvent::Resumed { depth, total, took } => {
+                progress.say(format!(
+                    "slidedb-gen: read the checkpoint of layer {depth} ({total} states) in {:.1} s",
+                    took.as_secs_f64()
+                ));
+                progress.restart_at(total);
+            }
+            BuildEvent::Layer(layer) => {
+                let line = format!(
+                    "depth {:>3}: {:>12} states {:>12} total {:>9.3} s",
+                    layer.depth,
+                    layer.states,
+                    layer.total,
+                    layer.elapsed.as_secs_f64()
+                );
+                progress.report(line, layer.total, format!("depth {}", layer.depth));
+            }
+            BuildEvent::Checkpointed { depth, bytes, took } => progress.say(format!(
+                "slidedb-gen: checkpoint of layer {depth}: {} in {:.1} s",
+                units::bytes(bytes),
+                took.as_secs_f64()
+            )),
+            BuildEvent::Writing { bytes } => progress.say(format!(
+                "slidedb-gen: searched in {:.1} s; writing the table ({})",
+                self.start.elapsed().as_secs_f64(),
+                units::bytes(bytes)
+            )),
+            _ => {}
+        }
+    }
+}
+
+/// The memory a two-bit build's plan takes, in words: `memory` bytes in
+/// all, of `distances` and `frontier`, resident or (with a `segment`)
+/// segment by segment.
+fn resident(memory: u64, distances: u64, frontier: u64, segment: Option<u64>) -> String {
+    match segment {
+        None => format!(
+            "memory {} ({} distances + {} frontier, resident)",
+            units::bytes(memory),
+            units::bytes(distances),
+            units::bytes(frontier)
+        ),
+        Some(segment) => format!(
+            "memory {} (segments of {segment} boards; the {} of distances and {} of frontier wait in work files beside the table)",
+            units::bytes(memory),
+            units::bytes(distances),
+            units::bytes(frontier)
+        ),
+    }
+}
+
 /// Builds the pattern databases of `partition` toward `goal` and writes
 /// them to `out`: one line per depth of each group.
 fn build_patterns(
@@ -550,7 +638,7 @@ fn build_patterns(
     pool: &rayon::ThreadPool,
     goal: &Board,
     partition: &Partition,
-    out: &std::path::Path,
+    out: &Path,
 ) -> Result<()> {
     let n = goal.shape().cells();
     let entries: Vec<u64> = partition
@@ -560,27 +648,7 @@ fn build_patterns(
         .collect();
     let start = Instant::now();
     if !args.quiet {
-        say!(
-            "slidedb-gen: {} goal {}: pattern databases {} ({} entries) on {} threads",
-            goal.shape(),
-            goal,
-            partition.sizes(),
-            entries.iter().sum::<u64>(),
-            pool.current_num_threads()
-        );
-        if goal.shape().cells() == 16 && GoalClass::of(goal).canonical().blank() != 15 {
-            say!(
-                "slidedb-gen: the published partitions are for corner goals; for this goal the groups are its tiles in reading order"
-            );
-        }
-        for (i, (g, e)) in partition.groups().iter().zip(&entries).enumerate() {
-            let tiles: Vec<String> = g.iter().map(u8::to_string).collect();
-            say!(
-                "group {}: tiles {} ({e} placements)",
-                i + 1,
-                tiles.join(" ")
-            );
-        }
+        say_groups(goal, partition, &entries, pool.current_num_threads());
     }
     let quiet = args.quiet;
     let progress = steps(quiet, entries.iter().sum(), "placements,");
@@ -629,6 +697,32 @@ fn build_patterns(
         );
     }
     Ok(())
+}
+
+/// Says what a pattern-database build will search: the partition, its
+/// entries in all, and each group's tiles and placements (`entries`).
+fn say_groups(goal: &Board, partition: &Partition, entries: &[u64], threads: usize) {
+    say!(
+        "slidedb-gen: {} goal {}: pattern databases {} ({} entries) on {} threads",
+        goal.shape(),
+        goal,
+        partition.sizes(),
+        entries.iter().sum::<u64>(),
+        threads
+    );
+    if goal.shape().cells() == 16 && GoalClass::of(goal).canonical().blank() != 15 {
+        say!(
+            "slidedb-gen: the published partitions are for corner goals; for this goal the groups are its tiles in reading order"
+        );
+    }
+    for (i, (g, e)) in partition.groups().iter().zip(entries).enumerate() {
+        let tiles: Vec<String> = g.iter().map(u8::to_string).collect();
+        say!(
+            "group {}: tiles {} ({e} placements)",
+            i + 1,
+            tiles.join(" ")
+        );
+    }
 }
 
 /// Progress over `len` steps counted in `unit`: a bar on a terminal, the

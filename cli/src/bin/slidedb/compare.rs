@@ -7,10 +7,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use serde::Serialize;
-use slidedb::{Board, Engine, ExactBy, Method, Move, SolveError, Solver, Stats, moves_to_string};
+use slidedb::{
+    Board, Engine, ExactBy, Heuristic, Method, Move, Shape, SolveError, Solver, Stats,
+    moves_to_string,
+};
 
 use crate::alloc::peak_during;
-use crate::data::DataArgs;
+use crate::data::{DataArgs, OpenDatabase};
 use crate::solve::{Algo, HeuristicArg};
 use crate::ticker::Ticker;
 
@@ -88,15 +91,69 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     let board = Board::parse(&args.board, data.size)
         .with_context(|| format!("bad board {:?}", args.board))?;
     let goal = data.goal_for(board.shape())?;
-    // The yardstick, and the "table" row: the library's exact engine (the
-    // class's table; beyond full tables, IDA* over pattern databases).
-    // Without it, optimality is not judged.
+    let exact = yardstick(args, &data, &board, &goal)?;
+    let solver = Solver::new(&goal).with_memory(data.db.search_memory());
+    let algos = choose_algos(args, board.shape(), exact.is_some(), &solver);
+    // What is optimal: the exact engine's length, known before any row
+    // runs, so that each row is printed as it finishes.
+    let best = match &exact {
+        Some(e) => e.solve(&board)?.distance(),
+        None => None,
+    };
+    let race = Race {
+        board: &board,
+        exact: exact.as_ref(),
+        solver: &solver,
+        heuristic,
+        max_time: args.max_time,
+        best,
+    };
+    let mut out = crate::output();
+    if !args.json {
+        print_header(&mut out, &board, &goal)?;
+    }
+    let mut rows = Vec::new();
+    let ticker = Ticker::start(args.quiet);
+    for &algo in &algos {
+        let row = race.run(algo, &ticker)?;
+        if args.json {
+            print_json_row(&mut out, &row, race.optimal(&row))?;
+        } else {
+            print_row(&mut out, &row, race.optimal(&row))?;
+        }
+        // A row is kept once printed: Ctrl-C during the next keeps it.
+        out.flush()?;
+        rows.push(row);
+    }
+    drop(ticker);
+    if !args.json {
+        print_paths(&mut out, &rows, args.max_time)?;
+    }
+    out.flush()?;
+    // A stopped row is a measurement, not a failure; an unsolvable board
+    // is 1, as everywhere.
+    Ok(if rows.iter().any(|r| r.moves.is_none() && !r.stopped) {
+        1
+    } else {
+        0
+    })
+}
+
+/// The yardstick, and the "table" row: the library's exact engine (the
+/// class's table; beyond full tables, IDA* over pattern databases).
+/// Without it (`None`), optimality is not judged, and stderr says why;
+/// named with `--algos`, the table must be had, and its lack is the error.
+fn yardstick(
+    args: &CompareArgs,
+    data: &OpenDatabase,
+    board: &Board,
+    goal: &Board,
+) -> Result<Option<Engine>> {
     let shape = board.shape();
-    let big = shape.cells() > slidedb::MAX_TABLE_CELLS;
     // Named with --algos, the table must be had; by default, without it
     // the searches still run, unjudged.
     let named = args.algos.contains(&Algo::Table);
-    let exact = match data.exact(shape) {
+    Ok(match data.exact(shape) {
         Ok(ExactBy::Nothing { .. }) if named => {
             // The error names the command that builds them.
             data.require_patterns(shape)?;
@@ -115,15 +172,21 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             say!("slidedb: no table, so optimality is not judged: {e:#}");
             None
         }
-    };
-    let known = exact.is_some();
-    let solver = Solver::new(&goal).with_memory(data.db.search_memory());
+    })
+}
+
+/// The algorithms to run: those named with `--algos` (each warned of on
+/// stderr when it may pass the search memory); by default every one that
+/// fits in it (the table only when `known`), or on boards beyond full
+/// tables, the table and idastar.
+fn choose_algos(args: &CompareArgs, shape: Shape, known: bool, solver: &Solver) -> Vec<Algo> {
+    let big = shape.cells() > slidedb::MAX_TABLE_CELLS;
     let budget = solver.memory();
     let too_big = |algo: &Algo| {
         algo.search()
             .is_some_and(|a| solver.memory_needed(a) > u128::from(budget))
     };
-    let algos: Vec<Algo> = match (args.algos.is_empty(), big) {
+    match (args.algos.is_empty(), big) {
         (false, _) => {
             // Named: they run, each stopped at the memory it may use.
             for algo in args.algos.iter().filter(|a| too_big(a)) {
@@ -157,8 +220,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         }
         (true, true) => {
             say!(
-                "slidedb: on {} boards only the table (pattern databases) and idastar run by default: bfs, dfs and iddfs would not finish, and astar can need gigabytes; name them with --algos to run them anyway",
-                board.shape()
+                "slidedb: on {shape} boards only the table (pattern databases) and idastar run by default: bfs, dfs and iddfs would not finish, and astar can need gigabytes; name them with --algos to run them anyway"
             );
             if known {
                 vec![Algo::Table, Algo::Idastar]
@@ -166,43 +228,30 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
                 vec![Algo::Idastar]
             }
         }
-    };
-    // What is optimal: the exact engine's length, known before any row
-    // runs, so that each row is printed as it finishes.
-    let best = match &exact {
-        Some(e) => e.solve(&board)?.distance(),
-        None => None,
-    };
-    // A path is optimal or not; "unsolvable" is no path, and claims
-    // nothing (that it agrees with the yardstick shows in its moves).
-    let optimal = |row: &Row| match (&row.moves, known) {
-        (Some(m), true) => Some(Some(m.len() as u32) == best),
-        _ => None,
-    };
-    let mut out = crate::output();
-    if !args.json {
-        writeln!(out, "board {board}  goal {goal}")?;
-        writeln!(
-            out,
-            "{:<9} {:>10} {:>8} {:>12} {:>12} {:>10} {:>12} {:>10} {:>10}",
-            "algorithm",
-            "moves",
-            "optimal",
-            "expanded",
-            "generated",
-            "peak open",
-            "peak stored",
-            "peak heap",
-            "time"
-        )?;
-        out.flush()?;
     }
-    let mut rows = Vec::new();
-    let ticker = Ticker::start(args.quiet);
-    for &algo in &algos {
+}
+
+/// What every row runs against: the board, the yardstick and the
+/// searches' settings.
+struct Race<'a> {
+    board: &'a Board,
+    /// The exact engine, when there is one ([`yardstick`]).
+    exact: Option<&'a Engine>,
+    solver: &'a Solver,
+    heuristic: Heuristic,
+    /// `--max-time`; zero for no limit.
+    max_time: Duration,
+    /// The yardstick's length: `None` when unsolvable or not known.
+    best: Option<u32>,
+}
+
+impl Race<'_> {
+    /// Runs `algo` on the board, stopped at `--max-time`, its progress
+    /// shown by `ticker`, and measures it.
+    fn run(&self, algo: Algo, ticker: &Ticker) -> Result<Row> {
         ticker.begin(name(algo), algo.search().is_some());
         let start = Instant::now();
-        let deadline = (!args.max_time.is_zero()).then(|| start + args.max_time);
+        let deadline = (!self.max_time.is_zero()).then(|| start + self.max_time);
         let mut watch = ticker.watch();
         let progress = |stats: &Stats| {
             watch(stats)?;
@@ -212,120 +261,159 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
             }
         };
         let (result, heap) = peak_during(|| match algo.search() {
-            None => exact
-                .as_ref()
-                .context(if big {
-                    "the table algorithm needs pattern databases on boards this big"
-                } else {
-                    "the table algorithm needs a table"
-                })
-                .and_then(|e| {
-                    let found = e.solve(&board)?;
-                    Ok((found.moves, found.stats.unwrap_or_default(), false))
-                }),
-            Some(a) => match solver.solve_with_progress(&board, a, heuristic, progress) {
-                Ok(s) => Ok((s.moves, s.stats.unwrap_or_default(), false)),
-                Err(SolveError::Stopped { stats }) => Ok((None, stats, true)),
-                Err(e) => Err(e.into()),
-            },
+            None => self.lookup(),
+            Some(a) => {
+                match self
+                    .solver
+                    .solve_with_progress(self.board, a, self.heuristic, progress)
+                {
+                    Ok(s) => Ok((s.moves, s.stats.unwrap_or_default(), false)),
+                    Err(SolveError::Stopped { stats }) => Ok((None, stats, true)),
+                    Err(e) => Err(e.into()),
+                }
+            }
         });
         let elapsed = start.elapsed();
         ticker.end();
         let (moves, stats, stopped) = result?;
-        let row = Row {
+        Ok(Row {
             algo,
             moves,
             stopped,
             stats,
             heap,
             // A lookup has no search to time: the whole call is timed.
-            elapsed: if algo == Algo::Table && exact.as_ref().is_some_and(Engine::is_lookup) {
+            elapsed: if algo == Algo::Table && self.exact.is_some_and(Engine::is_lookup) {
                 elapsed
             } else {
                 stats.elapsed
             },
-        };
-        if args.json {
-            let letters = row.moves.as_deref().map(moves_to_string);
-            let j = JsonRow {
-                algorithm: name(row.algo),
-                moves: letters.as_deref(),
-                length: row.moves.as_ref().map(Vec::len),
-                optimal: optimal(&row),
-                expanded: row.stats.expanded,
-                generated: row.stats.generated,
-                peak_open: row.stats.peak_open,
-                peak_stored: row.stats.peak_visited,
-                peak_heap_bytes: row.heap,
-                micros: row.elapsed.as_micros(),
-                stopped: row.stopped,
-            };
-            writeln!(out, "{}", serde_json::to_string(&j)?)?;
+        })
+    }
+
+    /// The "table" row's answer: the exact engine's moves and statistics,
+    /// never stopped.
+    fn lookup(&self) -> Result<(Option<Vec<Move>>, Stats, bool)> {
+        let big = self.board.shape().cells() > slidedb::MAX_TABLE_CELLS;
+        let engine = self.exact.context(if big {
+            "the table algorithm needs pattern databases on boards this big"
         } else {
-            let length = match (&row.moves, row.stopped) {
-                (_, true) => "stopped".to_string(),
-                (Some(m), false) => m.len().to_string(),
-                (None, false) => "unsolvable".to_string(),
-            };
-            let opt = match (optimal(&row), &row.moves) {
-                (Some(true), _) => "yes",
-                (Some(false), _) => "no",
-                (None, None) => "-",
-                (None, Some(_)) => "?",
-            };
-            writeln!(
-                out,
-                "{:<9} {:>10} {:>8} {:>12} {:>12} {:>10} {:>12} {:>10} {:>10}",
-                name(row.algo),
-                length,
-                opt,
-                row.stats.expanded,
-                row.stats.generated,
-                row.stats.peak_open,
-                row.stats.peak_visited,
-                slidedb_cli::units::bytes(row.heap as u64),
-                duration(row.elapsed)
-            )?;
-        }
-        // A row is kept once printed: Ctrl-C during the next keeps it.
-        out.flush()?;
-        rows.push(row);
+            "the table algorithm needs a table"
+        })?;
+        let found = engine.solve(self.board)?;
+        Ok((found.moves, found.stats.unwrap_or_default(), false))
     }
-    drop(ticker);
-    if !args.json {
-        writeln!(out)?;
-        for row in &rows {
-            match &row.moves {
-                _ if row.stopped => writeln!(
-                    out,
-                    "{:<9} stopped at --max-time {}: no solution after {} nodes expanded, paths explored to depth {}",
-                    name(row.algo),
-                    duration(args.max_time),
-                    row.stats.expanded,
-                    row.stats.peak_open
-                )?,
-                // A depth-first path can be tens of thousands of moves:
-                // its start here, all of it in --json.
-                Some(m) if m.len() > LONGEST_SHOWN => writeln!(
-                    out,
-                    "{:<9} {}… ({} moves; all of them with --json)",
-                    name(row.algo),
-                    moves_to_string(&m[..LONGEST_SHOWN]),
-                    m.len()
-                )?,
-                Some(m) => writeln!(out, "{:<9} {}", name(row.algo), moves_to_string(m))?,
-                None => writeln!(out, "{:<9} unsolvable", name(row.algo))?,
-            }
+
+    /// Whether `row`'s path is optimal: `None` when there is no path or no
+    /// yardstick. A path is optimal or not; "unsolvable" is no path, and
+    /// claims nothing (that it agrees with the yardstick shows in its
+    /// moves).
+    fn optimal(&self, row: &Row) -> Option<bool> {
+        match (&row.moves, self.exact.is_some()) {
+            (Some(m), true) => Some(Some(m.len() as u32) == self.best),
+            _ => None,
         }
     }
+}
+
+/// The table view's first lines: the board and goal, and the columns'
+/// names.
+fn print_header(out: &mut impl Write, board: &Board, goal: &Board) -> Result<()> {
+    writeln!(out, "board {board}  goal {goal}")?;
+    writeln!(
+        out,
+        "{:<9} {:>10} {:>8} {:>12} {:>12} {:>10} {:>12} {:>10} {:>10}",
+        "algorithm",
+        "moves",
+        "optimal",
+        "expanded",
+        "generated",
+        "peak open",
+        "peak stored",
+        "peak heap",
+        "time"
+    )?;
     out.flush()?;
-    // A stopped row is a measurement, not a failure; an unsolvable board
-    // is 1, as everywhere.
-    Ok(if rows.iter().any(|r| r.moves.is_none() && !r.stopped) {
-        1
-    } else {
-        0
-    })
+    Ok(())
+}
+
+/// One row of `--json`: one object on a line.
+fn print_json_row(out: &mut impl Write, row: &Row, optimal: Option<bool>) -> Result<()> {
+    let letters = row.moves.as_deref().map(moves_to_string);
+    let j = JsonRow {
+        algorithm: name(row.algo),
+        moves: letters.as_deref(),
+        length: row.moves.as_ref().map(Vec::len),
+        optimal,
+        expanded: row.stats.expanded,
+        generated: row.stats.generated,
+        peak_open: row.stats.peak_open,
+        peak_stored: row.stats.peak_visited,
+        peak_heap_bytes: row.heap,
+        micros: row.elapsed.as_micros(),
+        stopped: row.stopped,
+    };
+    writeln!(out, "{}", serde_json::to_string(&j)?)?;
+    Ok(())
+}
+
+/// One row of the table view, under [`print_header`]'s columns.
+fn print_row(out: &mut impl Write, row: &Row, optimal: Option<bool>) -> Result<()> {
+    let length = match (&row.moves, row.stopped) {
+        (_, true) => "stopped".to_string(),
+        (Some(m), false) => m.len().to_string(),
+        (None, false) => "unsolvable".to_string(),
+    };
+    let opt = match (optimal, &row.moves) {
+        (Some(true), _) => "yes",
+        (Some(false), _) => "no",
+        (None, None) => "-",
+        (None, Some(_)) => "?",
+    };
+    writeln!(
+        out,
+        "{:<9} {:>10} {:>8} {:>12} {:>12} {:>10} {:>12} {:>10} {:>10}",
+        name(row.algo),
+        length,
+        opt,
+        row.stats.expanded,
+        row.stats.generated,
+        row.stats.peak_open,
+        row.stats.peak_visited,
+        slidedb_cli::units::bytes(row.heap as u64),
+        duration(row.elapsed)
+    )?;
+    Ok(())
+}
+
+/// The table view's last part: after a blank line, each row's moves (or
+/// why it has none).
+fn print_paths(out: &mut impl Write, rows: &[Row], max_time: Duration) -> Result<()> {
+    writeln!(out)?;
+    for row in rows {
+        match &row.moves {
+            _ if row.stopped => writeln!(
+                out,
+                "{:<9} stopped at --max-time {}: no solution after {} nodes expanded, paths explored to depth {}",
+                name(row.algo),
+                duration(max_time),
+                row.stats.expanded,
+                row.stats.peak_open
+            )?,
+            // A depth-first path can be tens of thousands of moves:
+            // its start here, all of it in --json.
+            Some(m) if m.len() > LONGEST_SHOWN => writeln!(
+                out,
+                "{:<9} {}… ({} moves; all of them with --json)",
+                name(row.algo),
+                moves_to_string(&m[..LONGEST_SHOWN]),
+                m.len()
+            )?,
+            Some(m) => writeln!(out, "{:<9} {}", name(row.algo), moves_to_string(m))?,
+            None => writeln!(out, "{:<9} unsolvable", name(row.algo))?,
+        }
+    }
+    Ok(())
 }
 
 /// The most moves of one path the table view shows.
