@@ -149,6 +149,7 @@ pub use database::{
     Source, Toward,
 };
 pub use format::FileError;
+pub use pdb::{Partition, PatternDb};
 pub use rank::{Index, Indexer};
 pub use search::{Outcome, Stats};
 pub use solution::{Solution, SolveError};

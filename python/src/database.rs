@@ -8,9 +8,9 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use slidedb::database::Bytes;
 use slidedb::records::StatsRecord;
 use slidedb::request::{self, RandomBoards};
-use slidedb::store::Bytes;
 use slidedb::{Board, Database, Method, SolveError, Table, Toward};
 
 use crate::answers::{PyProbe, PySolution, probe_record, stats_dict};

@@ -51,7 +51,8 @@ pub(crate) fn database_error(e: DatabaseError) -> PyErr {
     match kind {
         DatabaseError::TooBig { .. }
         | DatabaseError::Method { .. }
-        | DatabaseError::Generate(_) => PyValueError::new_err(text),
+        | DatabaseError::Generate(_)
+        | DatabaseError::Patterns(_) => PyValueError::new_err(text),
         DatabaseError::Solve(e) => solve_error(e.clone()),
         _ => TableError::new_err(text),
     }

@@ -2,7 +2,6 @@
 
 use slidedb::BuiltFor;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -10,10 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyDict};
 use rayon::prelude::*;
 
-use slidedb::build::merge_shards;
+use slidedb::database::Bytes;
 use slidedb::records::StatsRecord;
-use slidedb::store::{self, Bytes};
-use slidedb::table::MANIFEST_NAME;
 use slidedb::{
     Board, BoardError, Database, Shape, SolveError, Source, Table, Toward, moves_to_string,
 };
@@ -366,15 +363,9 @@ impl PyTable {
     #[pyo3(signature = (path, overwrite=false))]
     fn save(&self, py: Python<'_>, path: PathBuf, overwrite: bool) -> PyResult<()> {
         let table = self.table.get();
-        let written = if !table.is_sharded() {
-            py.detach(|| store::write_atomic(&path, table.as_bytes(), overwrite))
-                .map_err(|e| e.to_string())
-        } else if let Source::File(dir) = self.table.source() {
-            py.detach(|| save_sharded(dir, table.as_bytes(), &path, overwrite))
-        } else {
-            Err("a sharded table is saved from its directory, and this one's is not known".into())
-        };
-        written.map_err(|e| TableError::new_err(format!("cannot write {}: {e}", path.display())))
+        py.detach(|| table.save(&path, overwrite))
+            .map(drop)
+            .map_err(|e| TableError::new_err(chain(&e)))
     }
 
     fn __repr__(&self) -> String {
@@ -385,89 +376,5 @@ impl PyTable {
             self.states(),
             self.max_distance()
         )
-    }
-}
-
-/// Writes the sharded table in `dir`, opened when its manifest was
-/// `manifest`, to `path` as one table file: the bytes of `slidedb-gen
-/// merge` (the library's [`merge_shards`], which checks every shard
-/// against the manifest), merged into a new folder beside `path` and then
-/// moved into place, so that `path` never holds a part. An existing file
-/// is replaced only if `overwrite`; a directory whose manifest changed
-/// since (another build) is refused rather than saved.
-fn save_sharded(dir: &Path, manifest: &[u8], path: &Path, overwrite: bool) -> Result<(), String> {
-    store::check_target(path, overwrite).map_err(|e| e.to_string())?;
-    store::check_writable(path).map_err(|e| e.to_string())?;
-    let unchanged = || {
-        let listed = dir.join(MANIFEST_NAME);
-        match std::fs::read(&listed) {
-            Ok(now) if now == manifest => Ok(()),
-            Ok(_) => Err(format!(
-                "the shards in {} changed since the table was opened (another build wrote them): open it again",
-                dir.display()
-            )),
-            Err(e) => Err(format!("cannot read {}: {e}", listed.display())),
-        }
-    };
-    unchanged()?;
-    let folder = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let work = WorkFolder::new(folder).map_err(|e| e.to_string())?;
-    let merged = work.0.join("table.slidedb");
-    merge_shards(dir, &merged).map_err(|e| chain(&e))?;
-    // The shards merged are the manifest's (merge_shards checks each
-    // one's CRC-32 against it): the table's, if the manifest still is.
-    unchanged()?;
-    let exists = || format!("{} exists", path.display());
-    let placed = if overwrite {
-        std::fs::rename(&merged, path)
-    } else {
-        // A link fails on an existing file, where a rename would replace it.
-        match std::fs::hard_link(&merged, path) {
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(exists()),
-            Err(_) if std::fs::symlink_metadata(path).is_ok() => return Err(exists()),
-            // A file system without hard links.
-            Err(_) => std::fs::rename(&merged, path),
-            Ok(()) => Ok(()),
-        }
-    };
-    placed.map_err(|e| e.to_string())?;
-    if let Ok(d) = std::fs::File::open(folder) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// A new hidden folder, removed with everything in it when dropped.
-struct WorkFolder(PathBuf);
-
-impl WorkFolder {
-    fn new(beside: &Path) -> std::io::Result<WorkFolder> {
-        let stamp = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_nanos();
-        let mut attempt = 0;
-        loop {
-            let path = beside.join(format!(
-                ".slidedb-save-{}-{stamp:x}-{attempt}",
-                std::process::id()
-            ));
-            match std::fs::create_dir(&path) {
-                Ok(()) => return Ok(WorkFolder(path)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
-                    attempt += 1;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-    }
-}
-
-impl Drop for WorkFolder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }

@@ -6,14 +6,17 @@
 //!   with checkpoints, segments, disk and memory checks.
 //! - `cluster` (feature `cluster`): the distributed search over timely
 //!   dataflow, split by role.
-//! - `shards`: a cluster build's shards and manifest, and their merge
-//!   into one file.
+//! - `shards` (feature `cluster`): a cluster build's shards and manifest
+//!   (their merge into one file is the read side's,
+//!   [`Table::save`](crate::Table::save)).
 
 #[cfg(feature = "cluster")]
 mod cluster;
 mod file;
+#[cfg(feature = "cluster")]
 mod shards;
 
+pub use crate::table::merge_shards;
 #[cfg(feature = "cluster")]
 pub use cluster::{
     Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,
@@ -23,6 +26,5 @@ pub use file::{
     BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, WorkFiles,
     build_file, check_disk_for_table, plan_build, work_files,
 };
-pub use shards::merge_shards;
 #[cfg(feature = "cluster")]
 pub use shards::write_shards;

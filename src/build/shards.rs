@@ -1,11 +1,9 @@
 //! Writing sharded tables: each process's shards and the manifest after a
-//! cluster build, and the merge of a sharded table into one file. The
-//! reader is [`crate::table::Table::open_sharded`].
+//! cluster build. The reader is [`crate::table::Table::open_sharded`], and
+//! the merge into one file [`crate::table::merge_shards`].
 
-use std::io::{self, Write};
-use std::path::Path;
-#[cfg(feature = "cluster")]
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 
 #[cfg(feature = "cluster")]
 use serde::Serialize;
@@ -18,19 +16,15 @@ use crate::build::Distributed;
 use crate::format::{self, Kind};
 #[cfg(feature = "cluster")]
 use crate::goals::Goals;
-use crate::rank::Indexer;
-use crate::store::{WriteError, write_framed};
+use crate::store::write_framed;
 #[cfg(feature = "cluster")]
 use crate::symmetry::GoalClass;
-use crate::table::file as table_file;
 #[cfg(feature = "cluster")]
 use crate::table::file::ENCODING_MOD3;
 #[cfg(feature = "cluster")]
 use crate::table::shards::{
     MANIFEST_NAME, ManifestMetadata, ManifestShard, PartMetadata, shard_name,
 };
-use crate::table::shards::{hardest_boards, open_shards};
-use crate::table::{ShardError, metadata};
 
 /// Writes this process's shards (its workers' parts) and the manifest
 /// into `dir`, each by way of a temporary file renamed into place, then
@@ -237,103 +231,4 @@ fn write_body<M: Serialize>(path: &Path, kind: Kind, metadata: &M, body: &[u8]) 
         let _ = d.sync_all();
     }
     Ok(())
-}
-
-/// Merges the sharded table in `dir` into one table file at `out`
-/// (written into a new hidden file in `out`'s folder, `.slidedb-XXXXXX.tmp`
-/// as [`crate::write_atomic`] writes, synced, then renamed over `out`; no
-/// other file is touched, and the folder must exist), checking each shard
-/// against the manifest (run, range, length, CRC-32). Returns the file's
-/// length.
-pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
-    let (manifest, bodies, _) = open_shards(dir, true)?;
-    let class = manifest.goals.class().expect("a checked manifest");
-    let indexer = Indexer::new(class.canonical());
-    let cells = indexer.shape().cells();
-    let metadata = metadata(&class, manifest.layers.clone(), &hardest_boards(&manifest));
-    let body_len = table_file::body_len(indexer.len());
-    let write_error = |what, source| {
-        ShardError::Write(WriteError {
-            what,
-            path: out.to_path_buf(),
-            source,
-        })
-    };
-    let folder = crate::store::existing_parent(out).map_err(|e| write_error("write", e))?;
-    // Removed on any early return: nothing of the merge is left behind.
-    let partial = crate::store::temp_builder()
-        .tempfile_in(&folder)
-        .map_err(|e| write_error("write", e))?
-        .into_temp_path();
-    write_framed(
-        &partial,
-        |crc| table_file::head(&metadata, body_len, crc),
-        |out| {
-            let mut entries = Entries::new(out);
-            for cell in 0..cells {
-                for (shard, listed) in bodies.shards.iter().zip(&manifest.shards) {
-                    let len = listed.end - listed.start;
-                    let from = shard.cell_run(cell);
-                    entries.push_run(from, len)?;
-                }
-            }
-            entries.finish()
-        },
-    )
-    .map_err(|e| write_error("write", e.source))?;
-    partial
-        .persist(out)
-        .map_err(|e| write_error("rename", e.error))?;
-    if let Ok(d) = std::fs::File::open(&folder) {
-        let _ = d.sync_all();
-    }
-    std::fs::metadata(out)
-        .map(|m| m.len())
-        .map_err(|source| ShardError::Read {
-            path: out.to_path_buf(),
-            source,
-        })
-}
-
-/// Writes 2-bit entries in order, whole bytes at a time where it can.
-struct Entries<'w> {
-    out: &'w mut dyn Write,
-    /// Entries of a byte not yet written (`filled` of them).
-    pending: u8,
-    filled: u32,
-}
-
-impl<'w> Entries<'w> {
-    fn new(out: &'w mut dyn Write) -> Entries<'w> {
-        Entries {
-            out,
-            pending: 0,
-            filled: 0,
-        }
-    }
-
-    /// Appends `len` entries, packed four a byte in `run`.
-    fn push_run(&mut self, run: &[u8], len: u64) -> io::Result<()> {
-        if self.filled == 0 && len.is_multiple_of(4) {
-            return self.out.write_all(&run[..(len / 4) as usize]);
-        }
-        for j in 0..len {
-            let entry = (run[(j / 4) as usize] >> (2 * (j % 4))) & 3;
-            self.pending |= entry << (2 * self.filled);
-            self.filled += 1;
-            if self.filled == 4 {
-                self.out.write_all(&[self.pending])?;
-                (self.pending, self.filled) = (0, 0);
-            }
-        }
-        Ok(())
-    }
-
-    /// Writes the last partial byte, if any.
-    fn finish(self) -> io::Result<()> {
-        if self.filled > 0 {
-            self.out.write_all(&[self.pending])?;
-        }
-        Ok(())
-    }
 }

@@ -128,6 +128,10 @@ pub enum DatabaseError {
     /// A table could not be built.
     #[error(transparent)]
     Generate(#[from] GenerateError),
+    /// Pattern databases could not be built: groups that do not fit the
+    /// board, or too big.
+    #[error(transparent)]
+    Patterns(#[from] crate::pdb::PatternError),
     /// A method that cannot run: pattern databases as the estimate of a
     /// search that uses none.
     #[error("pattern databases are an estimate for A* and IDA*, not for {algorithm}")]

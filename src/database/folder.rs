@@ -40,6 +40,36 @@ pub struct DataFile {
     pub holds: Holds,
 }
 
+impl DataFile {
+    /// What the file at `path` holds, by its name (nothing is opened);
+    /// `None` for a name slidedb does not give.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, database::{DataFile, Holds}};
+    /// let file = DataFile::from_path("data/4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0-pdb-6-6-3.slidedb").unwrap();
+    /// assert_eq!(file.holds, Holds::Patterns { sizes: "6-6-3".into() });
+    /// assert!(file.serves(&Board::solved(Shape::new(4, 4).unwrap())));
+    /// assert!(DataFile::from_path("notes.txt").is_none());
+    /// ```
+    pub fn from_path(path: impl Into<PathBuf>) -> Option<DataFile> {
+        let path = path.into();
+        let (goal, sizes) = store::parse_file_name(path.file_name()?.to_str()?)?;
+        let holds = match sizes {
+            Some(sizes) => Holds::Patterns { sizes },
+            None if path.is_dir() && path.join(MANIFEST_NAME).exists() => Holds::ShardedTable,
+            None if path.is_dir() => return None,
+            None => Holds::Table,
+        };
+        Some(DataFile { path, goal, holds })
+    }
+
+    /// Whether its name is that of the file of `goal`'s class: the file
+    /// that answers toward `goal`, if it holds what its name says.
+    pub fn serves(&self, goal: &Board) -> bool {
+        GoalClass::of(goal).canonical() == &self.goal
+    }
+}
+
 /// How [`Method::Exact`](super::Method::Exact) answers boards of a size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -129,21 +159,10 @@ impl Database {
                 });
             }
         };
-        let mut files = Vec::new();
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some((goal, sizes)) = name.to_str().and_then(store::parse_file_name) else {
-                continue;
-            };
-            let path = entry.path();
-            let holds = match sizes {
-                Some(sizes) => Holds::Patterns { sizes },
-                None if path.is_dir() && path.join(MANIFEST_NAME).exists() => Holds::ShardedTable,
-                None if path.is_dir() => continue,
-                None => Holds::Table,
-            };
-            files.push(DataFile { path, goal, holds });
-        }
+        let mut files: Vec<DataFile> = entries
+            .flatten()
+            .filter_map(|entry| DataFile::from_path(entry.path()))
+            .collect();
         files.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(files)
     }
@@ -180,7 +199,6 @@ impl Database {
     /// the data folder's `files`: `None` where it would fail.
     fn answered_by(&self, goal: &Board, files: &[DataFile]) -> Option<AnsweredBy> {
         let shape = goal.shape();
-        let canonical = *GoalClass::of(goal).canonical();
         // Whether there are pattern databases for the goal; `None` where
         // looking for them is an error (databases named for another goal).
         let patterns = || match self.named_patterns() {
@@ -188,7 +206,7 @@ impl Database {
             None => Some(
                 files
                     .iter()
-                    .any(|f| matches!(f.holds, Holds::Patterns { .. }) && f.goal == canonical),
+                    .any(|f| matches!(f.holds, Holds::Patterns { .. }) && f.serves(goal)),
             ),
         };
         let named_patterns = self.named_patterns().is_some_and(|p| p.shape() == shape);
@@ -196,9 +214,9 @@ impl Database {
             if let Some(table) = self.named_table() {
                 return table.serves(goal).then_some(AnsweredBy::Table);
             }
-            let table = files.iter().any(|f| {
-                matches!(f.holds, Holds::Table | Holds::ShardedTable) && f.goal == canonical
-            });
+            let table = files
+                .iter()
+                .any(|f| matches!(f.holds, Holds::Table | Holds::ShardedTable) && f.serves(goal));
             if table || shape.cells() <= self.inner.build_cells || self.ready_engine(goal).is_some()
             {
                 return Some(AnsweredBy::Table);

@@ -36,6 +36,12 @@ mod files;
 mod folder;
 mod slots;
 
+/// What a file holds, as errors name it.
+pub use crate::format::Kind;
+/// The bytes of an open table or databases: a memory map, or a copy.
+pub use crate::store::Bytes;
+/// A sharded table's fault, as [`DatabaseError::Shards`] holds it.
+pub use crate::table::ShardError;
 use engine::EngineKind;
 pub use engine::{Engine, ExactBy, Method, Toward};
 pub use error::DatabaseError;
@@ -44,12 +50,11 @@ pub use folder::{AnsweredBy, DataFile, Holds, Size, every_shape};
 use slots::{FolderMark, Looked, Slots, lock};
 
 use crate::board::{Board, Shape};
-use crate::format::Kind;
 use crate::pdb::PatternDb;
 use crate::random::SplitMix64;
 use crate::solution::Solution;
 use crate::solver::{Algorithm, Heuristic, Solver};
-use crate::store::{self, Bytes};
+use crate::store;
 use crate::symmetry::GoalClass;
 use crate::table::{MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, PathCount, Probe, RareLayers, Table};
 
@@ -893,6 +898,60 @@ impl Database {
             goal: *goal,
             dir: self.inner.dir.clone(),
         }
+    }
+
+    /// The pattern databases of `goal`'s class with tile groups of
+    /// `sizes` (such as `5-5-5`, as [`Partition::standard`](crate::pdb::Partition::standard)
+    /// reads them): the data folder's file of that name, checked in full,
+    /// or else built now (seconds for groups of up to 5 tiles, minutes
+    /// past 6) and saved there when it can be (reported as events).
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let db = Database::open(dir.path()).unwrap();
+    /// let goal = Board::solved(Shape::new(2, 4).unwrap());
+    /// let built = db.patterns_of_sizes(&goal, "4-3").unwrap();
+    /// assert_eq!(built.get().partition().sizes(), "4-3");
+    /// assert_eq!(db.files().unwrap().len(), 1); // saved, and found the next time
+    /// let found = db.patterns_of_sizes(&goal, "4-3").unwrap();
+    /// assert_eq!(found.get().as_bytes(), built.get().as_bytes());
+    /// ```
+    pub fn patterns_of_sizes(
+        &self,
+        goal: &Board,
+        sizes: &str,
+    ) -> Result<Toward<PatternDb<Bytes>>, DatabaseError> {
+        let class = GoalClass::of(goal);
+        let canonical = class.canonical();
+        let path = self
+            .inner
+            .dir
+            .as_ref()
+            .map(|d| d.join(store::pattern_file_name(canonical, sizes)));
+        if let Some(path) = path.as_ref().filter(|p| p.exists()) {
+            let db = self.inner.open_patterns(path)?;
+            db.verify().map_err(|e| files::file_error(path, e))?;
+            return Toward::shared(Arc::new(db), goal)
+                .map(|t| Toward {
+                    source: Source::File(path.clone()),
+                    ..t
+                })
+                .map_err(DatabaseError::Solve);
+        }
+        let partition = crate::pdb::Partition::standard(canonical, sizes)?;
+        let start = Instant::now();
+        let built = crate::pdb::build(canonical, &partition, |_| {})?;
+        self.inner.report(&Event::Built {
+            goal: *canonical,
+            elapsed: start.elapsed(),
+        });
+        let saved = path.filter(|p| self.inner.save(p, built.as_bytes()));
+        Ok(Toward {
+            value: Arc::new(own_patterns(built)),
+            class,
+            source: Source::Built { saved },
+        })
     }
 
     /// Like [`patterns`](Database::patterns), but none is an error.

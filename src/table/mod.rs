@@ -12,6 +12,7 @@ pub(crate) mod file;
 mod generate;
 mod layers;
 mod query;
+mod save;
 pub(crate) mod shards;
 
 use std::path::Path;
@@ -22,6 +23,7 @@ pub use file::ENCODING_MOD3;
 pub use generate::{generate, generate_two_bit};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
+pub use save::{SaveError, merge_shards};
 pub use shards::{MANIFEST_NAME, ShardError, shard_name};
 
 use crate::board::{Adjacency, Board, Move};

@@ -255,8 +255,9 @@ impl ShardBody {
 /// The bodies of a sharded table's shards, for [`Table`](super::Table)
 /// to read entries from.
 pub(crate) struct ShardBodies {
-    /// The goal of the table, and each shard's file.
+    /// The goal of the table, its directory, and each shard's file.
     goal: Board,
+    dir: PathBuf,
     paths: Vec<PathBuf>,
     per_blank: u64,
     /// Each shard's first tile order past its range, in worker order.
@@ -267,6 +268,11 @@ pub(crate) struct ShardBodies {
 }
 
 impl ShardBodies {
+    /// The directory of the shards.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Entry `index`'s 2 bits (3 past the end).
     #[inline]
     pub(crate) fn residue(&self, index: u64) -> u8 {
@@ -405,6 +411,7 @@ pub(crate) fn open_shards(
         paths.push(path);
     }
     let bodies = ShardBodies {
+        dir: dir.to_path_buf(),
         goal,
         paths,
         per_blank: indexer.per_blank(),

@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 use clap::Args as ClapArgs;
+use slidedb::database::Bytes;
 use slidedb::records::CountRecord;
-use slidedb::store::Bytes;
 use slidedb::{Board, Move, Shape, SolveError, Table, Toward};
 
 use crate::batch::{self, Query};

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
-use slidedb::pdb::{self, Partition, PatternDb};
-use slidedb::store::pattern_file_name;
-use slidedb::symmetry::GoalClass;
+use slidedb::database::AnsweredBy;
+use slidedb::records::SizeRecord;
+use slidedb::{BuiltFor, default_file_name, pattern_file_name};
 use slidedb::{Database, Shape, write_atomic};
 
 /// The page; `{{about}}` says where its answers come from.
@@ -67,49 +67,56 @@ pub fn run(args: &PageArgs) -> Result<u8> {
     // Before any work: the folder is there, or can be made.
     check_out(out)?;
     let db = builder.open().context("cannot open the data folder")?;
-    let mut sizes = Vec::new();
-    // Every file of the site, by its path under `out`.
+    // Every file of the site, by its path under `out`, and the sizes it
+    // answers: the library's records, with the files that answer each.
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut shipped: Vec<(Shape, &str, String)> = Vec::new();
     for (rows, cols) in TABLE_SIZES {
         let shape = Shape::new(rows, cols).expect("a shape");
         let goal = db.default_goal(shape);
         let table = db
             .table(&goal)
             .with_context(|| format!("no table for {shape}"))?;
-        let file = format!(
-            "data/{}",
-            slidedb::default_file_name(GoalClass::of(&goal).canonical())
-        );
+        let file = format!("data/{}", default_file_name(table.get().indexed_goal()));
         files.push((file.clone(), table.get().as_bytes().to_vec()));
         for shape in [shape, Shape::new(cols, rows).expect("a shape")] {
-            if sizes
-                .iter()
-                .any(|s: &serde_json::Value| s["size"] == shape.to_string())
-            {
-                continue;
-            }
-            sizes.push(serde_json::json!({
-                "size": shape.to_string(),
-                "exact": "table",
-                "goal": db.default_goal(shape).to_string(),
-                "file": file,
-            }));
+            shipped.push((shape, "file", file.clone()));
         }
     }
     let shape = Shape::new(PATTERN_SIZE.0, PATTERN_SIZE.1).expect("a shape");
     let goal = db.default_goal(shape);
-    let patterns = patterns(&db, args.data.as_deref(), &goal)?;
+    say!("slidedb: the 4x4 pattern databases ({PATTERN_PARTITION}) for the page…");
+    let patterns = db
+        .patterns_of_sizes(&goal, PATTERN_PARTITION)
+        .context("cannot have the 4x4 pattern databases")?;
     let file = format!(
         "data/{}",
-        pattern_file_name(GoalClass::of(&goal).canonical(), PATTERN_PARTITION)
+        pattern_file_name(patterns.get().indexed_goal(), PATTERN_PARTITION)
     );
-    files.push((file.clone(), patterns.as_bytes().to_vec()));
-    sizes.push(serde_json::json!({
-        "size": shape.to_string(),
-        "exact": "patterns",
-        "goal": goal.to_string(),
-        "files": [file],
-    }));
+    files.push((file.clone(), patterns.get().as_bytes().to_vec()));
+    shipped.push((shape, "files", file));
+    // The records every front gives for a size, with the files that
+    // answer it: the site answers from what it ships, not from the folder.
+    let mut sizes = Vec::new();
+    for (shape, key, file) in &shipped {
+        let by = match *key {
+            "file" => AnsweredBy::Table,
+            _ => AnsweredBy::Patterns,
+        };
+        let record = SizeRecord {
+            size: shape.to_string(),
+            exact: by.name(),
+            goal: db.default_goal(*shape).to_string(),
+        };
+        let mut entry = serde_json::to_value(record)?;
+        entry[*key] = match *key {
+            "files" => serde_json::json!([file]),
+            _ => serde_json::json!(file),
+        };
+        if !sizes.contains(&entry) {
+            sizes.push(entry);
+        }
+    }
     let site = serde_json::to_string_pretty(&serde_json::json!({ "sizes": sizes }))? + "\n";
     let index = INDEX.replace(
         "{{about}}",
@@ -139,45 +146,6 @@ pub fn run(args: &PageArgs) -> Result<u8> {
         out.display()
     );
     Ok(0)
-}
-
-/// The 4x4 databases the site ships: the data folder's file, else built
-/// (a few seconds) and saved there.
-fn patterns(
-    db: &Database,
-    data: Option<&Path>,
-    goal: &slidedb::Board,
-) -> Result<PatternDb<Vec<u8>>> {
-    let canonical = *GoalClass::of(goal).canonical();
-    let name = pattern_file_name(&canonical, PATTERN_PARTITION);
-    let dir = match data {
-        Some(dir) => Some(dir.to_path_buf()),
-        None => db.data_dir().map(Path::to_path_buf),
-    };
-    if let Some(path) = dir.as_ref().map(|d| d.join(&name))
-        && path.exists()
-    {
-        let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let db = PatternDb::new(bytes).with_context(|| format!("{}", path.display()))?;
-        db.verify().with_context(|| format!("{}", path.display()))?;
-        return Ok(db);
-    }
-    say!("slidedb: building the 4x4 pattern databases ({PATTERN_PARTITION}) for the page…");
-    let partition = Partition::standard(&canonical, PATTERN_PARTITION)?;
-    let built = pdb::build(&canonical, &partition, |_| {})?;
-    if let Some(dir) = dir {
-        let path = dir.join(&name);
-        if let Err(e) = slidedb::store::create_data_dir(&dir)
-            .map_err(anyhow::Error::from)
-            .and_then(|_| write_atomic(&path, built.as_bytes(), false).map_err(Into::into))
-        {
-            say!(
-                "slidedb: could not keep {} ({e}); the page has them",
-                path.display()
-            );
-        }
-    }
-    Ok(built)
 }
 
 /// Checks, before any work, that `out` is a folder or can be made: it is

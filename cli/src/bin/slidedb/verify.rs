@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::{Args as ClapArgs, ValueEnum};
+use slidedb::database::Bytes;
 use slidedb::pdb::PatternDb;
 use slidedb::random::SplitMix64;
-use slidedb::store::Bytes;
 use slidedb::verify::{Progress as VerifyProgress, check_search_with, check_table_with};
 use slidedb::{Algorithm, Board, Solver};
 use slidedb_cli::progress::{BAR, Progress};
