@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::board::Move;
 
 use super::TwoBit;
-use crate::bfs::index::{Odometer, compact, prefetch, spread, unreached};
+use crate::bfs::moves::{Odometer, compact, prefetch, spread, unreached};
 use crate::bfs::vertical::{self, BUSY_WORDS, Busy, Claims};
 
 /// Frontier words a rayon task takes at a time.

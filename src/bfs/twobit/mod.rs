@@ -77,7 +77,7 @@ use std::time::Instant;
 use crate::board::{Adjacency, Board};
 use crate::rank::Indexer;
 
-use crate::bfs::index::IndexMoves;
+use crate::bfs::moves::IndexMoves;
 use crate::bfs::vertical::{Busy, Plan, Policy};
 use crate::bfs::{GenerateError, Layer};
 

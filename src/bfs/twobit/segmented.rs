@@ -11,7 +11,7 @@ use super::TwoBit;
 use super::layer::{CHUNK, Segment, claim};
 use super::placement::{Segmented, Store, stream_bytes};
 use super::words::{load_all, read_words, write_words};
-use crate::bfs::index::Odometer;
+use crate::bfs::moves::Odometer;
 
 impl TwoBit<'_> {
     /// A layer of a segmented search: each target cell a segment at a

@@ -180,7 +180,7 @@ pub(crate) fn read_checkpoint(
     .map_err(|e| e.to_string())?;
     let m = frame.metadata;
     let part = &m.part;
-    let generator = crate::build::file::generator();
+    let generator = crate::build::resumable::generator();
     if part.generator != generator {
         return Err(format!(
             "{} wrote it, and this is {generator}",

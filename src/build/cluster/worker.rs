@@ -21,7 +21,7 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::worker::Worker;
 
 use crate::bfs::MAX_HARDEST;
-use crate::bfs::index::{IndexMoves, Odometer};
+use crate::bfs::moves::{IndexMoves, Odometer};
 use crate::board::Board;
 use crate::goals::Goals;
 use crate::rank::{Index, Indexer};
