@@ -417,7 +417,7 @@ pub enum ConnectError {
     },
     /// A process did not connect in time.
     #[error(
-        "process {process} ({address}) did not connect within {seconds} s{why}: start it with the same hosts list and --process {process}"
+        "process {process} ({address}) did not connect within {seconds} s{why}: start it with the same hosts list, as process {process}"
     )]
     Timeout {
         /// The missing process.
@@ -432,7 +432,7 @@ pub enum ConnectError {
     },
     /// Another process runs a different command.
     #[error(
-        "process {process} ({address}) {what}: start every process with the same command but for --process"
+        "process {process} ({address}) {what}: start every process on the same build (size, goal, hosts list and workers), each as its own process number"
     )]
     Mismatch {
         /// The other process.

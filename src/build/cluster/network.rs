@@ -425,7 +425,7 @@ pub(super) mod tests {
             "{text}"
         );
         assert!(
-            text.contains("(last: ") && text.contains("--process 0"),
+            text.contains("(last: ") && text.contains("with the same hosts list, as process 0"),
             "{text}"
         );
         // Process 0 waits for process 1 to connect to it, and names it.
