@@ -100,7 +100,7 @@
 //!   (`board`, `symmetry`, `format`).
 //! - [`bfs`]: complete searches from a goal, in memory and in two bits a
 //!   board, and the move arithmetic in index space they share; they return
-//!   what they found, never a file (`board`, `rank`, `symmetry`, `store`).
+//!   what they found, never a table's file (`board`, `rank`, `symmetry`, `store`).
 //! - [`table`]: the read side of a full table: its bytes, its file, the
 //!   sharded reader, and what it answers beyond one solution: every move's
 //!   outcome, counts of optimal solutions, whole layers, random boards at a

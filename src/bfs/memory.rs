@@ -38,7 +38,7 @@ use crate::board::Board;
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
-use super::index::{IndexMoves, LANE_ONES, LANES, lane};
+use super::moves::{IndexMoves, LANE_ONES, LANES, lane};
 use super::{Finished, GenerateError, Layer, MAX_HARDEST, MAX_IN_MEMORY_CELLS};
 
 /// The boards of one finished layer of a search, as a sweep shows them.

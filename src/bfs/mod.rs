@@ -1,15 +1,22 @@
 //! Complete searches from a goal: every board that reaches it, by reverse
-//! breadth-first search, layer by layer. Nothing here knows of files or
-//! tables: a search returns what it found (the layer counts, the first
-//! hardest boards, the 2-bit body a table stores), and the tables
-//! ([`crate::table`]) and the builders ([`crate::build`]) above make files
-//! of it.
+//! breadth-first search, layer by layer. Nothing here knows of tables or
+//! of the files a table lives in: a search returns what it found (the
+//! layer counts, the first hardest boards, the 2-bit body a table stores),
+//! and the tables ([`crate::table`]) and the builders ([`crate::build`])
+//! above make files of it. The one use of files here is the two-bit
+//! search's own state: over segments it keeps its distances and frontier
+//! in two work files at the paths the builder gives it, and it streams
+//! its state out and back in for the builder's checkpoints, which the
+//! builder frames, names and places.
 //!
-//! - `index`: moves in index space, the arithmetic every search shares.
+//! - `moves`: moves in index space (`IndexMoves`),
+//!   the arithmetic every search, the entry check and the cluster share.
 //! - `memory`: the in-memory parallel search (up to
 //!   [`MAX_IN_MEMORY_CELLS`] cells), the fastest.
-//! - `twobit`: the two-bit search, 3 bits a board, resident or over
-//!   segments in files (up to [`MAX_SEARCH_CELLS`] cells).
+//! - `twobit/`: the two-bit search, 3 bits a board, resident or over
+//!   segments in work files (up to [`MAX_SEARCH_CELLS`] cells), split by
+//!   role: its state, where it lives, a layer's passes resident and by
+//!   segments, what it hands on, its checkpoint state, whole searches.
 //! - `vertical`: the two-bit search's vertical moves, a run of tile
 //!   orders at a time.
 
@@ -17,7 +24,7 @@ use std::time::Duration;
 
 use crate::board::{Board, Shape};
 
-pub(crate) mod index;
+pub(crate) mod moves;
 pub(crate) mod memory;
 pub(crate) mod twobit;
 pub(crate) mod vertical;

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::index::{IndexMoves, Vertical, compact, prefetch, spread, unreached};
+use super::moves::{IndexMoves, Vertical, compact, prefetch, spread, unreached};
 
 /// The largest span a table of targets covers (8 MiB of `u32` a parity):
 /// 2×7's fourth column, runs of 3 in spans of 1,814,400, is faster by

@@ -2,7 +2,7 @@
 //! build across processes. Above the tables ([`crate::table`], which never
 //! imports from here) and the searches ([`crate::bfs`]) they run.
 //!
-//! - `file`: the resumable file build ([`build_file`]): the two-bit search
+//! - `resumable`: the resumable file build ([`build_file`]): the two-bit search
 //!   with checkpoints, segments, disk and memory checks.
 //! - `cluster` (feature `cluster`): the distributed search over timely
 //!   dataflow, split by role.
@@ -12,7 +12,7 @@
 
 #[cfg(feature = "cluster")]
 mod cluster;
-mod file;
+mod resumable;
 #[cfg(feature = "cluster")]
 mod shards;
 
@@ -22,7 +22,7 @@ pub use cluster::{
     Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,
     Part, ShardSum, owned_ranges, search_cluster, search_distributed, table_from_parts,
 };
-pub use file::{
+pub use resumable::{
     BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, WorkFiles,
     build_file, check_disk_for_table, plan_build, work_files,
 };

@@ -11,7 +11,7 @@
 //! - a horizontal move keeps the tile order, so the neighbour's entry is
 //!   `per_blank` entries before or after, in memory read in order anyway;
 //! - a vertical move's tile order comes from the generator's rank
-//!   arithmetic ([`IndexMoves::vertical`](crate::bfs::index::IndexMoves::vertical)), its Lehmer digits carried along as
+//!   arithmetic ([`IndexMoves::vertical`](crate::bfs::moves::IndexMoves::vertical)), its Lehmer digits carried along as
 //!   an odometer. Those entries lie anywhere in the body, so a block of
 //!   boards computes all of its targets and asks the cache for them before
 //!   it reads any.
@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use crate::rank::Index;
 
 use super::Table;
-use crate::bfs::index::{IndexMoves, Odometer, compact, prefetch};
+use crate::bfs::moves::{IndexMoves, Odometer, compact, prefetch};
 use crate::bfs::vertical::{Plan, Policy, table_of};
 
 /// Tile orders a rayon task checks at a time (for one blank cell).

@@ -20,6 +20,7 @@ mod heuristics;
 mod idastar;
 mod iddfs;
 mod layers;
+mod messages;
 mod pdb;
 mod request;
 mod shapes;

@@ -709,6 +709,35 @@ fn a_repeated_hosts_line_is_refused_by_every_process_at_once() {
     }
 }
 
+/// Two processes started on different builds (here: worker counts)
+/// refuse each other; the library says what differs and that every
+/// process runs the same build, and the command line names the flag that
+/// alone may differ.
+#[test]
+fn processes_on_different_builds_are_told_the_flag_that_may_differ() {
+    let dir = tempdir();
+    let hosts = hosts_file(dir.path(), 2);
+    let mut children: Vec<(Child, PathBuf)> = (0..2)
+        .map(|i| {
+            let log = dir.path().join(format!("log{i}"));
+            let out = dir.path().join(format!("out{i}"));
+            let workers = (i + 1).to_string();
+            let extra = ["--workers", workers.as_str(), "--connect-timeout", "20s"];
+            (start("2x3", &hosts, i, &out, &log, &extra), log)
+        })
+        .collect();
+    for (i, (child, log)) in children.iter_mut().enumerate() {
+        let code = wait(child, Duration::from_secs(60), "a process of another build");
+        let err = fs::read_to_string(log).unwrap();
+        assert_eq!(code, Some(2), "process {i}: {err}");
+        assert!(
+            err.contains(&format!("process {} (127.0.0.1:", 1 - i))
+                && err.contains("start every process on the same build (size, goal, hosts list and workers), each as its own process number (the same command but for --process)"),
+            "process {i}: {err}"
+        );
+    }
+}
+
 /// `--out DIR` of the distributed build refuses a missing folder as every
 /// other `--out` does (a mistyped path makes no folders); with --force,
 /// a build with another worker count leaves no shard, manifest or
@@ -1036,5 +1065,12 @@ fn a_process_that_stops_during_start_up_is_noticed_at_once() {
     let err = fs::read_to_string(log(0)).unwrap();
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("did not connect within 2 s"), "{err}");
+    // The library names the missing process by its number; the command
+    // line adds the flag that gives it.
+    assert!(
+        err.contains("with the same hosts list, as process 1 (--process 1)")
+            || err.contains("with the same hosts list, as process 2 (--process 2)"),
+        "{err}"
+    );
     assert!(started.elapsed() >= Duration::from_secs(2), "{err}");
 }

@@ -179,8 +179,29 @@ pub(crate) fn read_checkpoint(
     )
     .map_err(|e| e.to_string())?;
     let m = frame.metadata;
+    check_metadata(&m, expect, frame.body.len())?;
+    // The body follows the prefix read so far.
+    let body = prefix.split_off(frame.body.start.min(prefix.len()));
+    let (residues, frontier, computed) = read_body(&mut reader, body, expect.words, keep)?;
+    if computed != frame.body_crc {
+        return Err(format!(
+            "its body's CRC-32 is {computed:#010x}, and its header says {:#010x} (damaged)",
+            frame.body_crc
+        ));
+    }
+    Ok(Some(Saved {
+        metadata: m,
+        residues,
+        frontier,
+    }))
+}
+
+/// Whether the metadata `m` of a checkpoint whose body is `body_len`
+/// bytes is of this build, for this worker, and agrees with itself: why
+/// not.
+fn check_metadata(m: &WorkerCheckpoint, expect: &Expect, body_len: usize) -> Result<(), String> {
     let part = &m.part;
-    let generator = crate::build::file::generator();
+    let generator = crate::build::resumable::generator();
     if part.generator != generator {
         return Err(format!(
             "{} wrote it, and this is {generator}",
@@ -202,15 +223,25 @@ pub(crate) fn read_checkpoint(
         return Err("its layer counts do not match its depth".into());
     }
     let (r, f) = expect.words;
-    if frame.body.len() as u64 != 8 * (r + f) as u64 {
+    if body_len as u64 != 8 * (r + f) as u64 {
         return Err(format!(
             "its body is {} bytes, and this worker's state is {}",
-            frame.body.len(),
+            body_len,
             8 * (r + f)
         ));
     }
-    // The body follows the prefix read so far.
-    let mut body = prefix.split_off(frame.body.start.min(prefix.len()));
+    Ok(())
+}
+
+/// Reads a checkpoint's body of `r` residue words then `f` frontier
+/// words from `body` (its bytes read so far) and `reader`: the words (empty
+/// unless `keep`) and the body's CRC-32.
+fn read_body(
+    reader: &mut impl Read,
+    mut body: Vec<u8>,
+    (r, f): (usize, usize),
+    keep: bool,
+) -> Result<(Vec<u64>, Vec<u64>, u32), String> {
     let mut crc = crc32fast::Hasher::new();
     let mut buf = vec![0u8; 1 << 20];
     let mut words = |n: usize, body: &mut Vec<u8>| -> Result<Vec<u64>, String> {
@@ -242,18 +273,7 @@ pub(crate) fn read_checkpoint(
     };
     let residues = words(r, &mut body)?;
     let frontier = words(f, &mut body)?;
-    let computed = crc.finalize();
-    if computed != frame.body_crc {
-        return Err(format!(
-            "its body's CRC-32 is {computed:#010x}, and its header says {:#010x} (damaged)",
-            frame.body_crc
-        ));
-    }
-    Ok(Some(Saved {
-        metadata: m,
-        residues,
-        frontier,
-    }))
+    Ok((residues, frontier, crc.finalize()))
 }
 
 #[cfg(test)]

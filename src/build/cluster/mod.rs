@@ -60,6 +60,7 @@
 //! new run when there is none.
 
 use std::io;
+use std::net::TcpStream;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
@@ -84,8 +85,8 @@ mod worker;
 
 use crate::table::MAX_TABLE_CELLS;
 
-use checkpoint::{Expect, checkpoint_name, read_checkpoint};
-use link::{Allocators, networked};
+use checkpoint::{Expect, Saved, checkpoint_name, read_checkpoint};
+use link::{Allocators, Heartbeat, networked};
 use network::{Held, connect, fingerprint};
 pub use parts::table_from_parts;
 use stop::Stop;
@@ -416,7 +417,7 @@ pub enum ConnectError {
     },
     /// A process did not connect in time.
     #[error(
-        "process {process} ({address}) did not connect within {seconds} s{why}: start it with the same hosts list and --process {process}"
+        "process {process} ({address}) did not connect within {seconds} s{why}: start it with the same hosts list, as process {process}"
     )]
     Timeout {
         /// The missing process.
@@ -431,7 +432,7 @@ pub enum ConnectError {
     },
     /// Another process runs a different command.
     #[error(
-        "process {process} ({address}) {what}: start every process with the same command but for --process"
+        "process {process} ({address}) {what}: start every process on the same build (size, goal, hosts list and workers), each as its own process number"
     )]
     Mismatch {
         /// The other process.
@@ -499,8 +500,64 @@ pub fn search_cluster(
     cluster: &Cluster,
     on_event: impl Fn(&ClusterEvent) + Send + Sync + 'static,
 ) -> Result<Distributed, DistributedError> {
-    let workers = cluster.workers;
-    if workers == 0 {
+    check(goal, cluster)?;
+    let layout = Layout::new(goal, cluster);
+    let checkpoints = cluster.checkpoints.as_ref();
+    let slots = layout.held(checkpoints, &on_event);
+
+    // Agree with the other processes on the run and the checkpoints to go
+    // on from: the deepest every worker holds.
+    let held = common(&slots);
+    let (streams, run, all_held) = if cluster.addresses.is_empty() {
+        (None, new_run(), vec![held])
+    } else {
+        let connected = connect(cluster, fingerprint(goal), new_run(), held)?;
+        (
+            Some((connected.streams, connected.beat)),
+            connected.run,
+            connected.held,
+        )
+    };
+    let resume = common(&all_held)
+        .into_iter()
+        .flatten()
+        .max_by_key(|h| h.depth);
+    let saved = layout.saved(checkpoints, &slots, resume)?;
+    let run = resume.map_or(run, |h| h.run);
+    if let Some(resume) = resume {
+        on_event(&ClusterEvent::Resumed {
+            depth: resume.depth,
+            run,
+        });
+    }
+
+    let sent = Arc::new(AtomicU64::new(0));
+    let received = Arc::new(AtomicU64::new(0));
+    let setup = Setup {
+        run,
+        process: cluster.process,
+        workers: cluster.workers,
+        goals: layout.goals.clone(),
+        checkpoints: cluster.checkpoints.clone(),
+        bytes: (Arc::clone(&sent), Arc::clone(&received)),
+        saved: Mutex::new(saved),
+        stop: Arc::new(Stop::new(cluster.addresses.clone())),
+    };
+    let ((builders, others), heartbeat) =
+        allocators(cluster, streams, &setup.stop, (sent, received))?;
+    let result = run_workers(goal, builders, others, setup, on_event);
+    // Timely's threads have ended: the connections are done with.
+    drop(heartbeat);
+    let mut result = result?;
+    result.resumed = resume.map(|h| h.depth);
+    Ok(result)
+}
+
+/// Refuses what no cluster can search: no workers, a board past the
+/// tables' limit, a process not in the list, two processes at one
+/// address.
+fn check(goal: &Board, cluster: &Cluster) -> Result<(), DistributedError> {
+    if cluster.workers == 0 {
         return Err(DistributedError::NoWorkers);
     }
     let cells = goal.shape().cells();
@@ -532,33 +589,71 @@ pub fn search_cluster(
             .into());
         }
     }
-    let class = GoalClass::of(goal);
-    let indexer = Indexer::new(class.canonical());
-    let ranges = owned_ranges(indexer.per_blank(), processes * workers);
-    let local = process * workers..(process + 1) * workers;
-    let goals = Goals::new(&class);
-    let expect = |worker: usize| {
-        let range = ranges[worker].clone();
+    Ok(())
+}
+
+/// Where this process's workers stand among the cluster's: what each
+/// owns, and what its checkpoints must hold.
+struct Layout {
+    /// The goals every file of the build records.
+    goals: Goals,
+    /// The board's cells.
+    cells: usize,
+    /// Every worker's tile orders, in worker order.
+    ranges: Vec<Range<u64>>,
+    /// This process's workers, of the cluster's.
+    local: Range<usize>,
+}
+
+impl Layout {
+    /// The layout of `cluster`'s search toward `goal`'s class.
+    fn new(goal: &Board, cluster: &Cluster) -> Layout {
+        let class = GoalClass::of(goal);
+        let indexer = Indexer::new(class.canonical());
+        let (process, workers) = (cluster.process, cluster.workers);
+        let processes = cluster.addresses.len().max(1);
+        Layout {
+            goals: Goals::new(&class),
+            cells: goal.shape().cells(),
+            ranges: owned_ranges(indexer.per_blank(), processes * workers),
+            local: process * workers..(process + 1) * workers,
+        }
+    }
+
+    /// What worker `worker`'s checkpoints must hold.
+    fn expect(&self, worker: usize) -> Expect<'_> {
+        let range = self.ranges[worker].clone();
         let words = (range.end - range.start).div_ceil(64) as usize;
         Expect {
-            goals: &goals,
-            workers: processes * workers,
+            goals: &self.goals,
+            workers: self.ranges.len(),
             worker,
             range,
-            words: (cells * 2 * words, cells * words),
+            words: (self.cells * 2 * words, self.cells * words),
         }
-    };
-    let slot_path = |dir: &Path, worker: usize, slot: usize| {
-        dir.join(checkpoint_name(worker, processes * workers, slot))
-    };
+    }
 
-    // The checkpoints each of this process's workers holds whole.
-    let mut slots: Vec<[Option<Held>; 2]> = vec![[None; 2]; workers];
-    if let Some(checkpoints) = &cluster.checkpoints {
-        for (worker, held) in local.clone().zip(&mut slots) {
+    /// Worker `worker`'s checkpoint slot `slot` in `dir`.
+    fn slot_path(&self, dir: &Path, worker: usize, slot: usize) -> PathBuf {
+        dir.join(checkpoint_name(worker, self.ranges.len(), slot))
+    }
+
+    /// The checkpoints each of this process's workers holds whole, in
+    /// its two slots (none without `checkpoints`); a slot that is there
+    /// but not whole is told to `on_event`.
+    fn held(
+        &self,
+        checkpoints: Option<&Checkpoints>,
+        on_event: &dyn Fn(&ClusterEvent),
+    ) -> Vec<[Option<Held>; 2]> {
+        let mut slots: Vec<[Option<Held>; 2]> = vec![[None; 2]; self.local.len()];
+        let Some(checkpoints) = checkpoints else {
+            return slots;
+        };
+        for (worker, held) in self.local.clone().zip(&mut slots) {
             for (slot, held) in held.iter_mut().enumerate() {
-                let path = slot_path(&checkpoints.dir, worker, slot);
-                match read_checkpoint(&path, &expect(worker), false) {
+                let path = self.slot_path(&checkpoints.dir, worker, slot);
+                match read_checkpoint(&path, &self.expect(worker), false) {
                     Ok(None) => {}
                     Ok(Some(saved)) => {
                         *held = Some(Held {
@@ -570,113 +665,92 @@ pub fn search_cluster(
                 }
             }
         }
+        slots
     }
-    let held = common(&slots);
 
-    let (streams, run, all_held) = if cluster.addresses.is_empty() {
-        (None, new_run(), vec![held])
-    } else {
-        let connected = connect(cluster, fingerprint(goal), new_run(), held)?;
-        (
-            Some((connected.streams, connected.beat)),
-            connected.run,
-            connected.held,
-        )
-    };
-    let resume = common(&all_held)
-        .into_iter()
-        .flatten()
-        .max_by_key(|h| h.depth);
-
-    // Load the checkpoints to go on from, or clear the slots for a new run.
-    let mut saved = Vec::with_capacity(workers);
-    for (worker, held) in local.clone().zip(&slots) {
-        let Some(checkpoints) = &cluster.checkpoints else {
-            saved.push(None);
-            continue;
-        };
-        match resume {
-            Some(resume) => {
-                let slot = held
-                    .iter()
-                    .position(|h| *h == Some(resume))
-                    .expect("every worker holds the agreed checkpoint");
-                let path = slot_path(&checkpoints.dir, worker, slot);
-                let state = read_checkpoint(&path, &expect(worker), true)
-                    .and_then(|s| s.ok_or_else(|| "it has gone".to_string()))
-                    .map_err(|why| DistributedError::Checkpoint {
-                        path: path.clone(),
-                        why,
-                    })?;
-                saved.push(Some((slot, state)));
-            }
-            None => {
-                for slot in 0..2 {
-                    let path = slot_path(&checkpoints.dir, worker, slot);
-                    match std::fs::remove_file(&path) {
-                        Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                            return Err(DistributedError::Checkpoint {
-                                path,
-                                why: format!("cannot remove it to start a new run: {e}"),
-                            });
-                        }
-                        _ => {}
-                    }
-                }
+    /// Each of this process's workers' checkpoint to go on from (its
+    /// slot, of those `slots` says it holds, and its state) when the
+    /// cluster agreed to `resume`; else its slots cleared for a new run.
+    fn saved(
+        &self,
+        checkpoints: Option<&Checkpoints>,
+        slots: &[[Option<Held>; 2]],
+        resume: Option<Held>,
+    ) -> Result<Vec<Option<(usize, Saved)>>, DistributedError> {
+        let mut saved = Vec::with_capacity(self.local.len());
+        for (worker, held) in self.local.clone().zip(slots) {
+            let Some(checkpoints) = checkpoints else {
                 saved.push(None);
+                continue;
+            };
+            match resume {
+                Some(resume) => {
+                    let slot = held
+                        .iter()
+                        .position(|h| *h == Some(resume))
+                        .expect("every worker holds the agreed checkpoint");
+                    let path = self.slot_path(&checkpoints.dir, worker, slot);
+                    let state = read_checkpoint(&path, &self.expect(worker), true)
+                        .and_then(|s| s.ok_or_else(|| "it has gone".to_string()))
+                        .map_err(|why| DistributedError::Checkpoint {
+                            path: path.clone(),
+                            why,
+                        })?;
+                    saved.push(Some((slot, state)));
+                }
+                None => {
+                    for slot in 0..2 {
+                        let path = self.slot_path(&checkpoints.dir, worker, slot);
+                        match std::fs::remove_file(&path) {
+                            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                                return Err(DistributedError::Checkpoint {
+                                    path,
+                                    why: format!("cannot remove it to start a new run: {e}"),
+                                });
+                            }
+                            _ => {}
+                        }
+                    }
+                    saved.push(None);
+                }
             }
         }
+        Ok(saved)
     }
-    let run = resume.map_or(run, |h| h.run);
-    if let Some(resume) = resume {
-        on_event(&ClusterEvent::Resumed {
-            depth: resume.depth,
-            run,
-        });
-    }
+}
 
-    let sent = Arc::new(AtomicU64::new(0));
-    let received = Arc::new(AtomicU64::new(0));
-    let setup = Setup {
-        run,
-        process,
-        workers,
-        goals: goals.clone(),
-        checkpoints: cluster.checkpoints.clone(),
-        bytes: (Arc::clone(&sent), Arc::clone(&received)),
-        saved: Mutex::new(saved),
-        stop: Arc::new(Stop::new(cluster.addresses.clone())),
-    };
-    let mut heartbeat = None;
-    let (builders, others): Allocators = match streams {
+/// Timely's allocators for `cluster`'s workers: of this process alone, or
+/// over the connections `streams` with their heartbeat every so often
+/// (the heartbeat's thread, to drop once timely's threads have ended).
+fn allocators(
+    cluster: &Cluster,
+    streams: Option<(Vec<Option<TcpStream>>, Duration)>,
+    stop: &Arc<Stop>,
+    bytes: (Arc<AtomicU64>, Arc<AtomicU64>),
+) -> Result<(Allocators, Option<Heartbeat>), DistributedError> {
+    match streams {
         None => {
             let hooks = Hooks::default();
-            let builders = ProcessBuilder::new_typed_vector(workers, hooks.refill, hooks.spill)
-                .into_iter()
-                .map(AllocatorBuilder::Process)
-                .collect();
-            (builders, Box::new(()))
+            let builders =
+                ProcessBuilder::new_typed_vector(cluster.workers, hooks.refill, hooks.spill)
+                    .into_iter()
+                    .map(AllocatorBuilder::Process)
+                    .collect();
+            Ok(((builders, Box::new(())), None))
         }
         Some((streams, every)) => {
             let timeout = (!cluster.peer_timeout.is_zero()).then_some(cluster.peer_timeout);
             let (allocators, beating) = networked(
                 streams,
                 every,
-                (process, workers),
+                (cluster.process, cluster.workers),
                 timeout,
-                &setup.stop,
-                (sent, received),
+                stop,
+                bytes,
             )?;
-            heartbeat = Some(beating);
-            allocators
+            Ok((allocators, Some(beating)))
         }
-    };
-    let result = run_workers(goal, builders, others, setup, on_event);
-    // Timely's threads have ended: the connections are done with.
-    drop(heartbeat);
-    let mut result = result?;
-    result.resumed = resume.map(|h| h.depth);
-    Ok(result)
+    }
 }
 
 /// The checkpoints every one of `sets` holds.

@@ -112,95 +112,252 @@ pub(super) fn connect(
     run: u64,
     held: [Option<Held>; 2],
 ) -> Result<Connected, ConnectError> {
-    let processes = cluster.addresses.len();
-    let me = cluster.process;
-    if me >= processes {
-        return Err(ConnectError::NoSuchProcess {
-            process: me,
-            processes,
-        });
+    let mut meeting = Meeting::open(cluster, fingerprint, run, held)?;
+    meeting.dial_earlier()?;
+    meeting.accept_later()?;
+    for (process, stream) in meeting.streams.iter().enumerate() {
+        let Some(stream) = stream else { continue };
+        tune(stream, cluster.peer_timeout).map_err(|source| ConnectError::Io {
+            process,
+            address: meeting.address(process),
+            source,
+        })?;
     }
-    let address = |i: usize| cluster.addresses[i].clone();
-    let listener =
-        TcpListener::bind(address(me).as_str()).map_err(|source| ConnectError::Listen {
-            address: address(me),
+    Ok(meeting.finish())
+}
+
+/// The processes meeting at start-up: this one's listener and hello, and
+/// what it has heard from the others so far.
+struct Meeting<'c> {
+    cluster: &'c Cluster,
+    /// This process, of `processes`.
+    me: usize,
+    processes: usize,
+    listener: TcpListener,
+    /// When the wait for the others ends.
+    deadline: Instant,
+    hello: Hello,
+    /// The connections, in process order (`None` for this process and the
+    /// ones not connected yet).
+    streams: Vec<Option<TcpStream>>,
+    /// The checkpoints each process holds.
+    held: Vec<[Option<Held>; 2]>,
+    /// Each process's peer timeout, in milliseconds (0: none).
+    timeouts: Vec<u64>,
+    /// The run: process 0's.
+    run: u64,
+}
+
+impl<'c> Meeting<'c> {
+    /// Listens on this process's address, its hello made.
+    fn open(
+        cluster: &'c Cluster,
+        fingerprint: u64,
+        run: u64,
+        held: [Option<Held>; 2],
+    ) -> Result<Meeting<'c>, ConnectError> {
+        let processes = cluster.addresses.len();
+        let me = cluster.process;
+        if me >= processes {
+            return Err(ConnectError::NoSuchProcess {
+                process: me,
+                processes,
+            });
+        }
+        let address = &cluster.addresses[me];
+        let listen = |source| ConnectError::Listen {
+            address: address.clone(),
             line: me,
             source,
-        })?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|source| ConnectError::Listen {
-            address: address(me),
-            line: me,
-            source,
-        })?;
-    let deadline = Instant::now() + cluster.connect_timeout;
-    let hello = Hello {
-        process: me as u32,
-        processes: processes as u32,
-        workers: cluster.workers as u32,
-        fingerprint,
-        run,
-        held,
-        timeout_ms: cluster.peer_timeout.as_millis().min(u64::MAX as u128) as u64,
-    };
-    let mut streams: Vec<Option<TcpStream>> = (0..processes).map(|_| None).collect();
-    let mut all_held = vec![held; processes];
-    let mut timeouts = vec![hello.timeout_ms; processes];
-    let mut run = run;
-    let timeout = |process: usize, last: Option<io::Error>| ConnectError::Timeout {
-        process,
-        address: address(process),
-        seconds: cluster.connect_timeout.as_secs(),
-        why: last.map_or(String::new(), |e| format!(" (last: {e})")),
-    };
-    // One attempt to reach `process`, bounded in time.
-    let attempt = |process: usize| -> io::Result<TcpStream> {
+        };
+        let listener = TcpListener::bind(address.as_str()).map_err(listen)?;
+        listener.set_nonblocking(true).map_err(listen)?;
+        let hello = Hello {
+            process: me as u32,
+            processes: processes as u32,
+            workers: cluster.workers as u32,
+            fingerprint,
+            run,
+            held,
+            timeout_ms: cluster.peer_timeout.as_millis().min(u64::MAX as u128) as u64,
+        };
+        Ok(Meeting {
+            cluster,
+            me,
+            processes,
+            listener,
+            deadline: Instant::now() + cluster.connect_timeout,
+            hello,
+            streams: (0..processes).map(|_| None).collect(),
+            held: vec![held; processes],
+            timeouts: vec![hello.timeout_ms; processes],
+            run,
+        })
+    }
+
+    /// Process `i`'s address.
+    fn address(&self, i: usize) -> String {
+        self.cluster.addresses[i].clone()
+    }
+
+    /// The error of a wait for `process` that ran out, with the last
+    /// attempt to reach it if this process made one.
+    fn timeout(&self, process: usize, last: Option<io::Error>) -> ConnectError {
+        ConnectError::Timeout {
+            process,
+            address: self.address(process),
+            seconds: self.cluster.connect_timeout.as_secs(),
+            why: last.map_or(String::new(), |e| format!(" (last: {e})")),
+        }
+    }
+
+    /// Connects to each process before this one, trying again until the
+    /// deadline, and greets it.
+    fn dial_earlier(&mut self) -> Result<(), ConnectError> {
+        for process in 0..self.me {
+            let mut stream = loop {
+                match self.attempt(process) {
+                    Ok(stream) => break stream,
+                    Err(_) if Instant::now() < self.deadline => {
+                        self.left()?;
+                        std::thread::sleep(Duration::from_millis(100))
+                    }
+                    Err(e) => return Err(self.timeout(process, Some(e))),
+                }
+            };
+            let theirs = self.greet(&mut stream, Some(process))?;
+            if process == 0 {
+                self.run = theirs.run;
+            }
+            self.keep(process, theirs, stream);
+        }
+        Ok(())
+    }
+
+    /// One attempt to reach `process`, bounded in time.
+    fn attempt(&self, process: usize) -> io::Result<TcpStream> {
         use std::net::ToSocketAddrs;
-        let left = deadline.saturating_duration_since(Instant::now());
+        let left = self.deadline.saturating_duration_since(Instant::now());
         let limit = left.clamp(Duration::from_millis(100), Duration::from_secs(5));
         let mut last = io::Error::new(io::ErrorKind::NotFound, "the name resolves to no address");
-        for addr in address(process).as_str().to_socket_addrs()? {
+        for addr in self.address(process).as_str().to_socket_addrs()? {
             match TcpStream::connect_timeout(&addr, limit) {
                 Ok(stream) => return Ok(stream),
                 Err(e) => last = e,
             }
         }
         Err(last)
-    };
-    // Exchanges hellos on a fresh stream; the other's, checked.
-    let greet = |stream: &mut TcpStream, expect: Option<usize>| -> Result<Hello, ConnectError> {
-        let io = |process: usize| {
-            let address = address(process);
-            move |source| ConnectError::Io {
-                process,
-                address,
-                source,
+    }
+
+    /// Accepts each process after this one until the deadline, and
+    /// greets it.
+    fn accept_later(&mut self) -> Result<(), ConnectError> {
+        let mut waiting = self.processes - self.me - 1;
+        while waiting > 0 {
+            let mut stream = loop {
+                match self.listener.accept() {
+                    Ok((stream, _)) => break stream,
+                    Err(e)
+                        if e.kind() == io::ErrorKind::WouldBlock
+                            && Instant::now() < self.deadline =>
+                    {
+                        self.left()?;
+                        std::thread::sleep(Duration::from_millis(50))
+                    }
+                    Err(_) => {
+                        let missing = (self.me + 1..self.processes)
+                            .find(|&p| self.streams[p].is_none())
+                            .expect("one is missing");
+                        return Err(self.timeout(missing, None));
+                    }
+                }
+            };
+            // A connection that is not a slidedb-gen process (a port scan, a
+            // stray client, one that says nothing) is dropped, and the wait
+            // goes on; a slidedb-gen process with another command stops it.
+            let theirs = match self.greet(&mut stream, None) {
+                Ok(theirs) => theirs,
+                Err(ConnectError::Io { .. }) => continue,
+                Err(ConnectError::Mismatch { what, .. }) if what == NOT_SLIDEDB => continue,
+                Err(e) => return Err(e),
+            };
+            let process = theirs.process as usize;
+            if process < self.me || self.streams[process].is_some() {
+                return Err(ConnectError::Mismatch {
+                    process,
+                    address: self.address(process),
+                    what: "connected twice".into(),
+                });
             }
+            self.keep(process, theirs, stream);
+            waiting -= 1;
+        }
+        Ok(())
+    }
+
+    /// Keeps `process`'s connection and what its hello said.
+    fn keep(&mut self, process: usize, theirs: Hello, stream: TcpStream) {
+        self.held[process] = theirs.held;
+        self.timeouts[process] = theirs.timeout_ms;
+        self.streams[process] = Some(stream);
+    }
+
+    /// A process already connected that has stopped since: the wait for
+    /// the others ends at once, as a lost process ends the search.
+    fn left(&self) -> Result<(), ConnectError> {
+        match self
+            .streams
+            .iter()
+            .position(|s| s.as_ref().is_some_and(closed))
+        {
+            Some(process) => Err(ConnectError::Left {
+                process,
+                address: self.address(process),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Exchanges hellos on a fresh stream (with process `expect`, or with
+    /// whoever connected): the other's, checked.
+    fn greet(&self, stream: &mut TcpStream, expect: Option<usize>) -> Result<Hello, ConnectError> {
+        let who = expect.unwrap_or(self.me);
+        let io = |source| ConnectError::Io {
+            process: who,
+            address: self.address(who),
+            source,
         };
-        let who = expect.unwrap_or(me);
-        stream.set_nonblocking(false).map_err(io(who))?;
-        let mut left = deadline
+        stream.set_nonblocking(false).map_err(io)?;
+        let mut left = self
+            .deadline
             .saturating_duration_since(Instant::now())
             .max(Duration::from_secs(1));
         if expect.is_none() {
             // Whoever connected speaks first or is dropped.
             left = left.min(HELLO_WAIT);
         }
-        stream.set_read_timeout(Some(left)).map_err(io(who))?;
-        stream.write_all(&hello.to_bytes()).map_err(io(who))?;
+        stream.set_read_timeout(Some(left)).map_err(io)?;
+        stream.write_all(&self.hello.to_bytes()).map_err(io)?;
         let mut bytes = [0u8; HELLO_LEN];
-        stream.read_exact(&mut bytes).map_err(io(who))?;
-        stream.set_read_timeout(None).map_err(io(who))?;
+        stream.read_exact(&mut bytes).map_err(io)?;
+        stream.set_read_timeout(None).map_err(io)?;
         let theirs = Hello::from_bytes(&bytes).map_err(|what| ConnectError::Mismatch {
             process: who,
-            address: address(who),
+            address: self.address(who),
             what,
         })?;
+        self.check(&theirs, expect)?;
+        Ok(theirs)
+    }
+
+    /// Whether the hello `theirs` (from process `expect`, if known) is of
+    /// another process of the same build.
+    fn check(&self, theirs: &Hello, expect: Option<usize>) -> Result<(), ConnectError> {
+        let (me, processes) = (self.me, self.processes);
         let process = theirs.process as usize;
         let mismatch = |what: String| ConnectError::Mismatch {
             process,
-            address: address(process.min(processes - 1)),
+            address: self.address(process.min(processes - 1)),
             what,
         };
         if expect.is_some_and(|p| p != process) || process >= processes || process == me {
@@ -212,128 +369,61 @@ pub(super) fn connect(
                 theirs.processes
             )));
         }
-        if theirs.workers != hello.workers {
+        if theirs.workers != self.hello.workers {
             let workers = |n: u32| format!("{n} worker{}", if n == 1 { "" } else { "s" });
             return Err(mismatch(format!(
                 "has {}, not {}",
                 workers(theirs.workers),
-                workers(hello.workers)
+                workers(self.hello.workers)
             )));
         }
-        if theirs.fingerprint != fingerprint {
+        if theirs.fingerprint != self.hello.fingerprint {
             return Err(mismatch("builds another table (size or goal)".into()));
         }
-        Ok(theirs)
-    };
-    // A process already connected that has stopped since: the wait for
-    // the others ends at once, as a lost process ends the search.
-    let left = |streams: &[Option<TcpStream>]| -> Result<(), ConnectError> {
-        match streams.iter().position(|s| s.as_ref().is_some_and(closed)) {
-            Some(process) => Err(ConnectError::Left {
-                process,
-                address: address(process),
-            }),
-            None => Ok(()),
-        }
-    };
-    for process in 0..me {
-        let mut stream = loop {
-            match attempt(process) {
-                Ok(stream) => break stream,
-                Err(_) if Instant::now() < deadline => {
-                    left(&streams)?;
-                    std::thread::sleep(Duration::from_millis(100))
-                }
-                Err(e) => return Err(timeout(process, Some(e))),
-            }
-        };
-        let theirs = greet(&mut stream, Some(process))?;
-        if process == 0 {
-            run = theirs.run;
-        }
-        all_held[process] = theirs.held;
-        timeouts[process] = theirs.timeout_ms;
-        streams[process] = Some(stream);
+        Ok(())
     }
-    let mut waiting = processes - me - 1;
-    while waiting > 0 {
-        let mut stream = loop {
-            match listener.accept() {
-                Ok((stream, _)) => break stream,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock && Instant::now() < deadline => {
-                    left(&streams)?;
-                    std::thread::sleep(Duration::from_millis(50))
-                }
-                Err(_) => {
-                    let missing = (me + 1..processes)
-                        .find(|&p| streams[p].is_none())
-                        .expect("one is missing");
-                    return Err(timeout(missing, None));
-                }
-            }
-        };
-        // A connection that is not a slidedb-gen process (a port scan, a
-        // stray client, one that says nothing) is dropped, and the wait
-        // goes on; a slidedb-gen process with another command stops it.
-        let theirs = match greet(&mut stream, None) {
-            Ok(theirs) => theirs,
-            Err(ConnectError::Io { .. }) => continue,
-            Err(ConnectError::Mismatch { what, .. }) if what == NOT_SLIDEDB => continue,
-            Err(e) => return Err(e),
-        };
-        let process = theirs.process as usize;
-        if process < me || streams[process].is_some() {
-            return Err(ConnectError::Mismatch {
-                process,
-                address: address(process),
-                what: "connected twice".into(),
-            });
+
+    /// The formed cluster, with how often every process must say
+    /// something so that the one with the shortest timeout hears from it
+    /// in time.
+    fn finish(self) -> Connected {
+        let shortest = self.timeouts.iter().filter(|&&ms| ms > 0).min().copied();
+        let beat = shortest.map_or(MAX_HEARTBEAT, |ms| {
+            (Duration::from_millis(ms) / 4).clamp(Duration::from_millis(10), MAX_HEARTBEAT)
+        });
+        Connected {
+            streams: self.streams,
+            run: self.run,
+            held: self.held,
+            beat,
         }
-        all_held[process] = theirs.held;
-        timeouts[process] = theirs.timeout_ms;
-        streams[process] = Some(stream);
-        waiting -= 1;
     }
-    for (process, stream) in streams.iter().enumerate() {
-        let Some(stream) = stream else { continue };
-        let socket = socket2::SockRef::from(stream);
-        let keepalive = socket2::TcpKeepalive::new()
-            .with_time(Duration::from_secs(5))
-            .with_interval(Duration::from_secs(2))
-            .with_retries(5);
-        // Unacknowledged data gives up after 60 s (Linux), long enough
-        // for a paused VM, short enough that a lost host stops the others.
-        #[cfg(any(target_os = "linux", target_os = "android", target_os = "fuchsia"))]
-        let user_timeout = socket.set_tcp_user_timeout(Some(Duration::from_secs(60)));
-        #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "fuchsia")))]
-        let user_timeout = Ok(());
-        // Reads and writes wake every tick to see whether the search
-        // has stopped or the other process has been silent too long.
-        let tick = Some(tick(cluster.peer_timeout));
-        stream
-            .set_nodelay(true)
-            .and_then(|()| socket.set_tcp_keepalive(&keepalive))
-            .and(user_timeout)
-            .and_then(|()| stream.set_read_timeout(tick))
-            .and_then(|()| stream.set_write_timeout(tick))
-            .map_err(|source| ConnectError::Io {
-                process,
-                address: address(process),
-                source,
-            })?;
-    }
-    // Every process says something at least this often, so that the one
-    // with the shortest timeout hears from it in time.
-    let shortest = timeouts.iter().filter(|&&ms| ms > 0).min().copied();
-    let beat = shortest.map_or(MAX_HEARTBEAT, |ms| {
-        (Duration::from_millis(ms) / 4).clamp(Duration::from_millis(10), MAX_HEARTBEAT)
-    });
-    Ok(Connected {
-        streams,
-        run,
-        held: all_held,
-        beat,
-    })
+}
+
+/// Sets up a formed connection: no delay, TCP keepalive and user timeout
+/// (so that TCP gives up a host that stops acknowledging within about a
+/// minute), and read and write timeouts of a [`tick`] of `peer_timeout`.
+fn tune(stream: &TcpStream, peer_timeout: Duration) -> io::Result<()> {
+    let socket = socket2::SockRef::from(stream);
+    let keepalive = socket2::TcpKeepalive::new()
+        .with_time(Duration::from_secs(5))
+        .with_interval(Duration::from_secs(2))
+        .with_retries(5);
+    // Unacknowledged data gives up after 60 s (Linux), long enough
+    // for a paused VM, short enough that a lost host stops the others.
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "fuchsia"))]
+    let user_timeout = socket.set_tcp_user_timeout(Some(Duration::from_secs(60)));
+    #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "fuchsia")))]
+    let user_timeout = Ok(());
+    // Reads and writes wake every tick to see whether the search
+    // has stopped or the other process has been silent too long.
+    let tick = Some(tick(peer_timeout));
+    stream
+        .set_nodelay(true)
+        .and_then(|()| socket.set_tcp_keepalive(&keepalive))
+        .and(user_timeout)
+        .and_then(|()| stream.set_read_timeout(tick))
+        .and_then(|()| stream.set_write_timeout(tick))
 }
 
 /// Whether the other end of `stream`, greeted and then silent while the
@@ -425,7 +515,7 @@ pub(super) mod tests {
             "{text}"
         );
         assert!(
-            text.contains("(last: ") && text.contains("--process 0"),
+            text.contains("(last: ") && text.contains("with the same hosts list, as process 0"),
             "{text}"
         );
         // Process 0 waits for process 1 to connect to it, and names it.

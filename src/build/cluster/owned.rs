@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use crate::bfs::MAX_HARDEST;
-use crate::bfs::index::{IndexMoves, Odometer, compact, spread, unreached};
+use crate::bfs::moves::{IndexMoves, Odometer, compact, spread, unreached};
 use crate::board::Board;
 use crate::rank::{Index, Indexer};
 

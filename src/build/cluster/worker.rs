@@ -21,7 +21,7 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::worker::Worker;
 
 use crate::bfs::MAX_HARDEST;
-use crate::bfs::index::{IndexMoves, Odometer};
+use crate::bfs::moves::{IndexMoves, Odometer};
 use crate::board::Board;
 use crate::goals::Goals;
 use crate::rank::{Index, Indexer};
@@ -389,7 +389,9 @@ fn save(
     }
 }
 
-/// One worker's search (see the [module docs](super)).
+/// One worker's search (see the [module docs](super)): its dataflow built
+/// once ([`dataflow`]), then driven layer by layer ([`Driver`]) until a
+/// layer is empty, and one more epoch for every worker's summary.
 fn work(
     worker: &mut Worker,
     goal: &Board,
@@ -397,164 +399,313 @@ fn work(
     saved: Option<(usize, Saved)>,
     on_event: &dyn Fn(&ClusterEvent),
 ) -> Result<Finished, Stopped> {
-    let start_time = Instant::now();
+    let started = Instant::now();
     let me = worker.index();
     let peers = worker.peers();
-    let reporter = me.is_multiple_of(setup.workers);
     let indexer = Indexer::new(goal);
     let per_blank = indexer.per_blank();
     let ranges = owned_ranges(per_blank, peers);
     let range = ranges[me].clone();
     let search = IndexMoves::new(&indexer, false);
 
+    // The dataflow's shape, built once.
     let owners: Vec<u64> = ranges.iter().map(|r| r.end).collect();
     let route = move |index: &u64| owners.partition_point(|&end| end <= index % per_blank) as u64;
     let (inputs, outputs) = dataflow(worker, route);
-    let Inputs {
-        mut targets,
-        mut reports,
-        mut summaries,
-    } = inputs;
+    let flow = Flow {
+        worker,
+        inputs,
+        outputs,
+        stop: &setup.stop,
+    };
 
-    let (mut own, mut at, mut claimed, mut next_slot) =
-        start(&search, &indexer, goal, &range, saved);
-    targets.advance_to(at.epoch);
-    reports.advance_to(at.epoch);
-    summaries.advance_to(at.epoch);
-    let mut odometer = Odometer::new(&search);
-    let mut checkpoint_due = false;
-    let mut last_checkpoint = Instant::now();
+    // The loop that drives it.
+    let (own, at, claimed, next_slot) = start(&search, &indexer, goal, &range, saved);
+    let mut driver = Driver {
+        flow,
+        setup,
+        on_event,
+        me,
+        peers,
+        range,
+        own,
+        at,
+        claimed,
+        next_slot,
+        odometer: Odometer::new(&search),
+        checkpoint_due: false,
+        last_checkpoint: Instant::now(),
+        started,
+    };
+    driver.flow.advance_to(driver.at.epoch);
     // Once the search has stopped (another process lost, or a worker
     // panicked), the worker leaves the dataflow and returns.
-    macro_rules! unless_stopped {
-        () => {
-            if setup.stop.is_stopped() {
-                drop((targets, reports, summaries));
-                leave(worker);
-                return Err(Stopped);
-            }
-        };
+    match driver.layers() {
+        Ok(()) => driver.summarise(&ranges),
+        Err(Stopped) => Err(driver.flow.leave()),
     }
-    loop {
-        let epoch = at.epoch;
-        setup.stop.reached(epoch);
-        if checkpoint_due && let Some(checkpoints) = &setup.checkpoints {
-            let early = claimed.get(&epoch).copied().unwrap_or(0);
-            let part = PartMetadata::new(setup.goals.clone(), setup.run, peers, me, range.clone());
-            let metadata = at.checkpoint(part, early);
-            if save(&checkpoints.dir, next_slot, &metadata, &own, on_event) {
-                next_slot = 1 - next_slot;
-            }
-            last_checkpoint = Instant::now();
+}
+
+/// A worker's side of the dataflow [`dataflow`] built: the worker that
+/// steps it, the inputs it feeds and the outputs it reads.
+struct Flow<'w> {
+    worker: &'w mut Worker,
+    inputs: Inputs,
+    outputs: Outputs,
+    /// The search's stop, looked at whenever the dataflow has stepped.
+    stop: &'w Stop,
+}
+
+impl Flow<'_> {
+    /// Closes every epoch before `epoch` on all the inputs.
+    fn advance_to(&mut self, epoch: u64) {
+        self.inputs.targets.advance_to(epoch);
+        self.inputs.reports.advance_to(epoch);
+        self.inputs.summaries.advance_to(epoch);
+    }
+
+    /// Steps the dataflow once, then hands its outputs to `arrived`.
+    fn step(&mut self, arrived: impl FnOnce(&Outputs)) -> Result<(), Stopped> {
+        self.worker.step();
+        arrived(&self.outputs);
+        self.unless_stopped()
+    }
+
+    /// Steps the dataflow until every worker has closed the epochs
+    /// before `end`, handing its outputs to `arrived` after each step.
+    fn wait_for(&mut self, end: u64, mut arrived: impl FnMut(&Outputs)) -> Result<(), Stopped> {
+        while self.outputs.probe.less_than(&end) {
+            self.worker.step_or_park(Some(LOOK_EVERY));
+            arrived(&self.outputs);
+            self.unless_stopped()?;
         }
-        let ask = me == 0
-            && setup
+        Ok(())
+    }
+
+    /// `Err(Stopped)` once the search has stopped.
+    fn unless_stopped(&self) -> Result<(), Stopped> {
+        if self.stop.is_stopped() {
+            return Err(Stopped);
+        }
+        Ok(())
+    }
+
+    /// Drops the inputs and leaves the dataflow.
+    fn leave(self) -> Stopped {
+        drop(self.inputs);
+        leave(self.worker);
+        Stopped
+    }
+}
+
+/// A worker's loop over the layers: it feeds the dataflow its moves and
+/// figures, claims what arrives, and keeps where it stands.
+struct Driver<'w, 's, 'a> {
+    flow: Flow<'w>,
+    setup: &'w Setup,
+    on_event: &'w dyn Fn(&ClusterEvent),
+    /// This worker, of `peers` in the cluster.
+    me: usize,
+    peers: usize,
+    /// The tile orders it owns.
+    range: Range<u64>,
+    own: Owned<'s, 'a>,
+    at: Standing,
+    /// Boards claimed from received moves, by the epoch they were sent in.
+    claimed: HashMap<u64, u64>,
+    /// The slot the next checkpoint goes into: the older one.
+    next_slot: usize,
+    odometer: Odometer<'s, 'a>,
+    /// Whether every worker saw the request for a checkpoint at the start
+    /// of this layer.
+    checkpoint_due: bool,
+    last_checkpoint: Instant,
+    started: Instant,
+}
+
+impl Driver<'_, '_, '_> {
+    /// Expands layer after layer, one epoch each, until one is empty.
+    fn layers(&mut self) -> Result<(), Stopped> {
+        loop {
+            let epoch = self.at.epoch;
+            self.setup.stop.reached(epoch);
+            self.checkpoint_if_due();
+            self.report();
+            let layer_hardest = self.own.first_boards(epoch as u32);
+            let (here, claimed_here) = self.expand()?;
+            self.flow.advance_to(epoch + 1);
+            let (own, claimed) = (&mut self.own, &mut self.claimed);
+            self.flow
+                .wait_for(epoch + 1, |outputs| outputs.drain(own, claimed))?;
+            if !self.close(here, claimed_here, layer_hardest) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Writes this worker's checkpoint at the start of the layer, if
+    /// every worker saw the request for one.
+    fn checkpoint_if_due(&mut self) {
+        let setup = self.setup;
+        if self.checkpoint_due
+            && let Some(checkpoints) = &setup.checkpoints
+        {
+            let early = self.claimed.get(&self.at.epoch).copied().unwrap_or(0);
+            let part = PartMetadata::new(
+                setup.goals.clone(),
+                setup.run,
+                self.peers,
+                self.me,
+                self.range.clone(),
+            );
+            let metadata = self.at.checkpoint(part, early);
+            if save(
+                &checkpoints.dir,
+                self.next_slot,
+                &metadata,
+                &self.own,
+                self.on_event,
+            ) {
+                self.next_slot = 1 - self.next_slot;
+            }
+            self.last_checkpoint = Instant::now();
+        }
+    }
+
+    /// Sends every worker this worker's figures: its boards of the layer,
+    /// the moves of its expansion of the one before, and (worker 0)
+    /// whether to checkpoint at the start of the next.
+    fn report(&mut self) {
+        let ask = self.me == 0
+            && self
+                .setup
                 .checkpoints
                 .as_ref()
-                .is_some_and(|c| last_checkpoint.elapsed() >= c.every);
-        reports.send((
-            epoch,
+                .is_some_and(|c| self.last_checkpoint.elapsed() >= c.every);
+        self.flow.inputs.reports.send((
+            self.at.epoch,
             Totals {
-                states: at.count,
+                states: self.at.count,
                 checkpoint: ask as u64,
-                ..at.last
+                ..self.at.last
             },
         ));
-        let layer_hardest = own.first_boards(epoch as u32);
+    }
+
+    /// Expands this worker's part of the layer, sending the moves that
+    /// land on other workers' boards and letting them flow now and then:
+    /// its figures, and the boards it claimed itself.
+    fn expand(&mut self) -> Result<(Totals, u64), Stopped> {
+        let depth = self.at.epoch as u32;
         let mut here = Totals::default();
         let mut claimed_here = 0;
         let mut step_at = STEP_EVERY;
         let mut blocks = 0u64;
-        for cell in own.layer_cells(epoch as u32) {
-            for block in (0..own.words).step_by(BLOCK_WORDS) {
+        for cell in self.own.layer_cells(depth) {
+            for block in (0..self.own.words).step_by(BLOCK_WORDS) {
                 blocks += 1;
-                let words = block..(block + BLOCK_WORDS).min(own.words);
-                let found = own.expand(epoch as u32, cell, words, &mut odometer, |index| {
-                    targets.send(index);
-                    here.sent += 1;
-                });
+                let words = block..(block + BLOCK_WORDS).min(self.own.words);
+                let targets = &mut self.flow.inputs.targets;
+                let found = self
+                    .own
+                    .expand(depth, cell, words, &mut self.odometer, |index| {
+                        targets.send(index);
+                        here.sent += 1;
+                    });
                 here.moves += found.moves;
                 claimed_here += found.claimed;
                 // Let the moves flow now and then, and claim what came:
                 // after so many sent, or so many blocks, whichever first.
                 if here.sent >= step_at || blocks.is_multiple_of(STEP_BLOCKS) {
                     step_at = here.sent + STEP_EVERY;
-                    worker.step();
-                    outputs.drain(&mut own, &mut claimed);
-                    unless_stopped!();
+                    let (own, claimed) = (&mut self.own, &mut self.claimed);
+                    self.flow.step(|outputs| outputs.drain(own, claimed))?;
                 }
             }
         }
-        targets.advance_to(epoch + 1);
-        reports.advance_to(epoch + 1);
-        summaries.advance_to(epoch + 1);
-        while outputs.probe.less_than(&(epoch + 1)) {
-            worker.step_or_park(Some(LOOK_EVERY));
-            outputs.drain(&mut own, &mut claimed);
-            unless_stopped!();
-        }
-        let sum = outputs
+        Ok((here, claimed_here))
+    }
+
+    /// Closes the layer every worker has closed: adds up its figures,
+    /// tells of it, and stands at the next, of this worker's `here` and
+    /// `claimed_here` and `layer_hardest`; whether there is a next (no
+    /// once a layer is empty).
+    fn close(&mut self, here: Totals, claimed_here: u64, layer_hardest: Vec<Index>) -> bool {
+        let epoch = self.at.epoch;
+        let sum = self
+            .flow
+            .outputs
             .totals
             .borrow_mut()
             .remove(&epoch)
             .unwrap_or_default();
         if epoch > 0 {
-            at.moves += sum.moves;
-            at.sent += sum.sent;
+            self.at.moves += sum.moves;
+            self.at.sent += sum.sent;
         }
         if sum.states == 0 {
-            break;
+            return false;
         }
-        at.layers.push(sum.states);
-        at.hardest = layer_hardest;
-        checkpoint_due = sum.checkpoint > 0;
-        if reporter {
-            on_event(&ClusterEvent::Layer(ClusterLayer {
+        self.at.layers.push(sum.states);
+        self.at.hardest = layer_hardest;
+        self.checkpoint_due = sum.checkpoint > 0;
+        // Each process's first worker tells of it.
+        if self.me.is_multiple_of(self.setup.workers) {
+            (self.on_event)(&ClusterEvent::Layer(ClusterLayer {
                 depth: epoch as u32,
                 states: sum.states,
                 moves: sum.moves,
                 sent: sum.sent,
-                seconds: start_time.elapsed().as_secs_f64(),
-                bytes_sent: setup.bytes.0.load(Relaxed),
-                bytes_received: setup.bytes.1.load(Relaxed),
+                seconds: self.started.elapsed().as_secs_f64(),
+                bytes_sent: self.setup.bytes.0.load(Relaxed),
+                bytes_received: self.setup.bytes.1.load(Relaxed),
             }));
         }
-        at.count = claimed_here + claimed.remove(&epoch).unwrap_or(0);
-        at.last = here;
-        at.epoch += 1;
+        self.at.count = claimed_here + self.claimed.remove(&epoch).unwrap_or(0);
+        self.at.last = here;
+        self.at.epoch += 1;
+        true
     }
-    // One more epoch: every worker learns every part's length, checksum
-    // and hardest boards (for the manifest).
-    let epoch = at.epoch;
-    let entries = own.into_entries();
-    let crc = crate::format::crc32(&entries);
-    let hardest = std::mem::take(&mut at.hardest);
-    summaries.send(Summary {
-        worker: me as u64,
-        len: entries.len() as u64,
-        crc,
-        hardest: hardest.iter().map(|i| i.0).collect(),
-    });
-    let end = epoch + 2;
-    targets.advance_to(end);
-    reports.advance_to(end);
-    summaries.advance_to(end);
-    while outputs.probe.less_than(&end) {
-        worker.step_or_park(Some(LOOK_EVERY));
-        unless_stopped!();
+
+    /// One more epoch: every worker learns every part's length, checksum
+    /// and hardest boards (for the manifest); then this worker leaves the
+    /// dataflow with what it returns, of the cluster's `ranges`.
+    fn summarise(self, ranges: &[Range<u64>]) -> Result<Finished, Stopped> {
+        let Driver {
+            mut flow,
+            own,
+            mut at,
+            me,
+            range,
+            ..
+        } = self;
+        let epoch = at.epoch;
+        let entries = own.into_entries();
+        let crc = crate::format::crc32(&entries);
+        let hardest = std::mem::take(&mut at.hardest);
+        flow.inputs.summaries.send(Summary {
+            worker: me as u64,
+            len: entries.len() as u64,
+            crc,
+            hardest: hardest.iter().map(|i| i.0).collect(),
+        });
+        let end = epoch + 2;
+        flow.advance_to(end);
+        if flow.wait_for(end, |_| {}).is_err() {
+            return Err(flow.leave());
+        }
+        // Every worker has every summary: nothing more is needed from the
+        // dataflow (and a process lost now cannot hold this one up).
+        let all = std::mem::take(&mut *flow.outputs.summarised.borrow_mut());
+        flow.leave();
+        let part = Part {
+            worker: me,
+            range,
+            entries,
+            hardest,
+        };
+        Ok(finish(all, ranges, at, part))
     }
-    drop((targets, reports, summaries));
-    // Every worker has every summary: nothing more is needed from the
-    // dataflow (and a process lost now cannot hold this one up).
-    leave(worker);
-    let all = std::mem::take(&mut *outputs.summarised.borrow_mut());
-    let part = Part {
-        worker: me,
-        range,
-        entries,
-        hardest,
-    };
-    Ok(finish(all, &ranges, at, part))
 }
 
 /// What a worker returns, from every worker's summary `all`, the cluster's

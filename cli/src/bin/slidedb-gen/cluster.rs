@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use slidedb::Board;
 use slidedb::build::{
-    Checkpoints, Cluster, ClusterEvent, merge_shards, search_cluster, write_shards,
+    Checkpoints, Cluster, ClusterEvent, ConnectError, DistributedError, merge_shards,
+    search_cluster, write_shards,
 };
 use slidedb::table::{MANIFEST_NAME, ShardError};
 
@@ -171,7 +172,7 @@ pub fn build(request: Request) -> Result<()> {
             every,
         }),
     };
-    let finished = search_cluster(goal, &cluster, on_event)?;
+    let finished = search_cluster(goal, &cluster, on_event).map_err(with_flags)?;
     let written = write_shards(&dir, goal, &finished)
         .with_context(|| format!("cannot write the shards into {}", dir.display()))?;
     if !quiet {
@@ -193,6 +194,22 @@ pub fn build(request: Request) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The library's error with the flags of its fix: the library names a
+/// process by its number in the hosts list, the command line by the flag
+/// that gives it.
+fn with_flags(e: DistributedError) -> anyhow::Error {
+    let flags = match &e {
+        DistributedError::Connect(ConnectError::Timeout { process, .. }) => {
+            format!("--process {process}")
+        }
+        DistributedError::Connect(ConnectError::Mismatch { .. }) => {
+            "the same command but for --process".to_string()
+        }
+        _ => return e.into(),
+    };
+    anyhow!("{e} ({flags})")
 }
 
 /// `slidedb-gen merge DIR --out FILE`.

@@ -537,6 +537,15 @@ mod tests {
         }
     }
 
+    #[test]
+    fn compact_and_spread_are_inverse() {
+        let x = 0x1234_5678_9ABC_DEF0u64 & 0xFFFF_FFFF;
+        assert_eq!(compact(spread(x)), x);
+        assert_eq!(spread(0b101), 0b1_0001);
+        // Entries 0 and 2 of 0b11_00_01_00 are 0.
+        assert_eq!(compact(unreached(0b1100_0100)) & 0xF, 0b0101);
+    }
+
     /// The odometer walk of the two-bit search (digits computed afresh and
     /// advanced, no table of digits) lands every vertical step on the index
     /// of the moved board: on 2×7 and 7×2 (14 cells, 7-tile rotations),
