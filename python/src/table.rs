@@ -11,8 +11,9 @@ use pyo3::types::{IntoPyDict, PyDict};
 use rayon::prelude::*;
 
 use slidedb::build::merge_shards;
+use slidedb::output;
 use slidedb::records::StatsRecord;
-use slidedb::store::{self, Bytes};
+use slidedb::store::Bytes;
 use slidedb::table::MANIFEST_NAME;
 use slidedb::{
     Board, BoardError, Database, Shape, SolveError, Source, Table, Toward, moves_to_string,
@@ -367,7 +368,7 @@ impl PyTable {
     fn save(&self, py: Python<'_>, path: PathBuf, overwrite: bool) -> PyResult<()> {
         let table = self.table.get();
         let written = if !table.is_sharded() {
-            py.detach(|| store::write_atomic(&path, table.as_bytes(), overwrite))
+            py.detach(|| output::write_atomic(&path, table.as_bytes(), overwrite))
                 .map_err(|e| e.to_string())
         } else if let Source::File(dir) = self.table.source() {
             py.detach(|| save_sharded(dir, table.as_bytes(), &path, overwrite))
@@ -396,8 +397,8 @@ impl PyTable {
 /// is replaced only if `overwrite`; a directory whose manifest changed
 /// since (another build) is refused rather than saved.
 fn save_sharded(dir: &Path, manifest: &[u8], path: &Path, overwrite: bool) -> Result<(), String> {
-    store::check_target(path, overwrite).map_err(|e| e.to_string())?;
-    store::check_writable(path).map_err(|e| e.to_string())?;
+    output::check_target(path, overwrite).map_err(|e| e.to_string())?;
+    output::check_writable(path).map_err(|e| e.to_string())?;
     let unchanged = || {
         let listed = dir.join(MANIFEST_NAME);
         match std::fs::read(&listed) {

@@ -18,8 +18,8 @@ use crate::build::Distributed;
 use crate::format::{self, Kind};
 #[cfg(feature = "cluster")]
 use crate::goals::Goals;
+use crate::output::{WriteError, write_framed};
 use crate::rank::Indexer;
-use crate::store::{WriteError, write_framed};
 #[cfg(feature = "cluster")]
 use crate::symmetry::GoalClass;
 use crate::table::file as table_file;
@@ -107,7 +107,7 @@ fn write_parts(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<Pa
     };
     let path = dir.join(MANIFEST_NAME);
     let bytes = format::write(Kind::ShardManifest, ENCODING_MOD3, &manifest, &[]);
-    crate::store::write_atomic(&path, &bytes, true).map_err(|e| naming(&path, e))?;
+    crate::output::write_atomic(&path, &bytes, true).map_err(|e| naming(&path, e))?;
     written.push(path);
     Ok(written)
 }
@@ -259,9 +259,9 @@ pub fn merge_shards(dir: &Path, out: &Path) -> Result<u64, ShardError> {
             source,
         })
     };
-    let folder = crate::store::existing_parent(out).map_err(|e| write_error("write", e))?;
+    let folder = crate::output::existing_parent(out).map_err(|e| write_error("write", e))?;
     // Removed on any early return: nothing of the merge is left behind.
-    let partial = crate::store::temp_builder()
+    let partial = crate::output::temp_builder()
         .tempfile_in(&folder)
         .map_err(|e| write_error("write", e))?
         .into_temp_path();

@@ -93,7 +93,7 @@ pub fn build(request: Request) -> Result<()> {
             dir.display()
         ),
         Err(_) => {
-            slidedb::store::check_writable(&dir)
+            slidedb::output::check_writable(&dir)
                 .with_context(|| format!("cannot create the directory {}", dir.display()))?;
             // Processes that share the folder (on one machine, or on a
             // shared filesystem) may create it at the same moment: one
@@ -197,7 +197,7 @@ pub fn build(request: Request) -> Result<()> {
 
 /// `slidedb-gen merge DIR --out FILE`.
 pub fn merge(dir: &Path, out: &Path, force: bool, quiet: bool) -> Result<()> {
-    if let Err(e) = slidedb::store::check_target(out, force) {
+    if let Err(e) = slidedb::output::check_target(out, force) {
         match e.kind() {
             std::io::ErrorKind::AlreadyExists => {
                 bail!("{} exists: pass --force to replace it", out.display())
@@ -207,7 +207,7 @@ pub fn merge(dir: &Path, out: &Path, force: bool, quiet: bool) -> Result<()> {
     }
     // As every --out: its folder must exist (a mistyped path is an error
     // naming the folder), found before the work.
-    slidedb::store::check_writable(out)
+    slidedb::output::check_writable(out)
         .with_context(|| format!("cannot write {}", out.display()))?;
     let start = Instant::now();
     let bytes = match merge_shards(dir, out) {

@@ -384,7 +384,7 @@ fn output_path(args: &Args, canonical: &Board, partition: Option<&Partition>) ->
             .context("no data folder: set SLIDEDB_DATA, or pass --data DIR or --out PATH")?,
     };
     // The data folder may be created on first use, and says where.
-    let created = slidedb::store::create_data_dir(&dir)
+    let created = slidedb::output::create_data_dir(&dir)
         .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
     if created && !args.quiet {
         say!("slidedb-gen: created the data folder {}", dir.display());
@@ -400,7 +400,7 @@ fn output_path(args: &Args, canonical: &Board, partition: Option<&Partition>) ->
 /// may be replaced (`--force` replaces a regular file and nothing else),
 /// and that its folder is writable.
 fn check_output(out: &Path, force: bool) -> Result<()> {
-    if let Err(e) = slidedb::store::check_target(out, force) {
+    if let Err(e) = slidedb::output::check_target(out, force) {
         match e.kind() {
             std::io::ErrorKind::AlreadyExists => {
                 anyhow::bail!("{} exists: pass --force to replace it", out.display())
@@ -409,7 +409,7 @@ fn check_output(out: &Path, force: bool) -> Result<()> {
         }
     }
     // A read-only or forbidden folder fails now, not after the search.
-    slidedb::store::check_writable(out)
+    slidedb::output::check_writable(out)
         .with_context(|| format!("cannot write {}", out.display()))?;
     Ok(())
 }
