@@ -158,7 +158,7 @@ pub use rank::{Index, Indexer};
 pub use search::{Outcome, Stats};
 pub use solution::{Solution, SolveError};
 pub use solver::{Algorithm, Heuristic, Solver};
-pub use store::{default_file_name, pattern_file_name};
+pub use store::{default_data_dir, default_file_name, pattern_file_name};
 pub use symmetry::BuiltFor;
 pub use table::{
     GenerateError, Layer, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, MoveOutcome, PathCount, Probe,

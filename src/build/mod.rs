@@ -8,6 +8,11 @@
 //!   dataflow, split by role.
 //! - `shards`: a cluster build's shards and manifest, and their merge
 //!   into one file.
+//!
+//! It is the door of a builder program (`slidedb-gen`): beside the builds
+//! above it re-exports the pattern databases' build ([`patterns`]) and
+//! [`Partition`], and the sharded table's [`MANIFEST_NAME`] and
+//! [`ShardError`].
 
 #[cfg(feature = "cluster")]
 mod cluster;
@@ -26,3 +31,9 @@ pub use file::{
 pub use shards::merge_shards;
 #[cfg(feature = "cluster")]
 pub use shards::write_shards;
+
+// What a builder program needs beside the builds above, so that it drives
+// them through this module alone: the pattern databases' build and
+// partition, and the sharded table's manifest name and faults.
+pub use crate::pdb::{Partition, build as patterns};
+pub use crate::table::{MANIFEST_NAME, ShardError};

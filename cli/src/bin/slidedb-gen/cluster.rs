@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use slidedb::Board;
 use slidedb::build::{
-    Checkpoints, Cluster, ClusterEvent, merge_shards, search_cluster, write_shards,
+    Checkpoints, Cluster, ClusterEvent, MANIFEST_NAME, ShardError, merge_shards, search_cluster,
+    write_shards,
 };
-use slidedb::table::{MANIFEST_NAME, ShardError};
 
 /// The `host:port` lines of a hosts file (blank lines and `#` comments
 /// skipped). A line repeated is an error naming both lines, found by
