@@ -84,7 +84,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("cli/src/bin/slidedb/stats.rs", "store"),
     ("cli/src/bin/slidedb/verify.rs", "pdb"),
     ("cli/src/bin/slidedb/verify.rs", "store"),
-    ("cli/src/manual.rs", "store"),
     ("python/src/database.rs", "store"),
     ("python/src/table.rs", "build"),
     ("python/src/table.rs", "store"),
