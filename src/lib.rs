@@ -94,8 +94,11 @@
 //!   (`board`, `search`, `solution`).
 //! - [`format`](mod@format): the frame every file shares: magic, version,
 //!   sections, checksums, checked sizes (nothing).
-//! - [`store`]: the data folder, file names, memory maps, the atomic and
-//!   the framed writes (`board`, `format`).
+//! - [`output`]: how a file or folder a user named is written: the atomic
+//!   and the framed writes, what `--force` may replace, the folders made
+//!   (nothing).
+//! - [`store`]: the data folder, file names, memory maps, the stamps of
+//!   files checked (`board`, `format`, `output`).
 //! - `goals` (private): the goals every file records, and their checks
 //!   (`board`, `symmetry`, `format`).
 //! - [`bfs`]: complete searches from a goal, in memory and in two bits a
@@ -128,6 +131,7 @@ pub mod build;
 pub mod database;
 pub mod format;
 mod goals;
+pub mod output;
 pub mod pdb;
 pub mod random;
 pub mod rank;
@@ -149,12 +153,13 @@ pub use database::{
     Source, Toward,
 };
 pub use format::FileError;
+pub use output::write_atomic;
 pub use pdb::{Partition, PatternDb};
 pub use rank::{Index, Indexer};
 pub use search::{Outcome, Stats};
 pub use solution::{Solution, SolveError};
 pub use solver::{Algorithm, Heuristic, Solver};
-pub use store::{default_file_name, pattern_file_name, write_atomic};
+pub use store::{default_data_dir, default_file_name, pattern_file_name};
 pub use symmetry::BuiltFor;
 pub use table::{
     GenerateError, Layer, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, MoveOutcome, PathCount, Probe,

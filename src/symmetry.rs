@@ -339,6 +339,23 @@ impl GoalClass {
     }
 }
 
+impl Board {
+    /// The canonical goal of this goal's class ([`GoalClass::canonical`]):
+    /// the goal a class's files in the data folder are built for and named
+    /// by, so that one file serves every goal of the class.
+    ///
+    /// ```
+    /// use slidedb::Board;
+    /// let blank_first: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+    /// assert_eq!(blank_first.canonical_goal().to_string(), "1 2 3 4 5 6 7 8 0");
+    /// let tall: Board = "1 2 / 3 4 / 5 0".parse().unwrap(); // 3x2
+    /// assert_eq!(tall.canonical_goal().shape().to_string(), "2x3");
+    /// ```
+    pub fn canonical_goal(&self) -> Board {
+        *GoalClass::of(self).canonical()
+    }
+}
+
 impl Symmetry {
     fn is_identity(&self) -> bool {
         !self.flip_rows && !self.flip_cols && !self.transpose

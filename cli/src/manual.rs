@@ -58,7 +58,7 @@ pub fn man(command: clap::Command, dir: Option<&Path>, force: bool) -> Result<()
             }
         }
     }
-    slidedb::store::create_out_dir(dir)
+    slidedb::output::create_out_dir(dir)
         .with_context(|| format!("cannot create the folder {}", dir.display()))?;
     for (file, bytes) in pages {
         let path = dir.join(&file);

@@ -24,8 +24,8 @@ use std::time::Duration;
 
 use crate::board::{Board, Shape};
 
-pub(crate) mod moves;
 pub(crate) mod memory;
+pub(crate) mod moves;
 pub(crate) mod twobit;
 pub(crate) mod vertical;
 

@@ -9,6 +9,11 @@
 //! - `shards` (feature `cluster`): a cluster build's shards and manifest
 //!   (their merge into one file is the read side's,
 //!   [`Table::save`](crate::Table::save)).
+//!
+//! It is the door of a builder program (`slidedb-gen`): beside the builds
+//! above it re-exports the pattern databases' build ([`patterns`]) and
+//! [`Partition`], and the sharded table's [`MANIFEST_NAME`] and
+//! [`ShardError`].
 
 #[cfg(feature = "cluster")]
 mod cluster;
@@ -28,3 +33,9 @@ pub use resumable::{
 };
 #[cfg(feature = "cluster")]
 pub use shards::write_shards;
+
+// What a builder program needs beside the builds above, so that it drives
+// them through this module alone: the pattern databases' build and
+// partition, and the sharded table's manifest name and faults.
+pub use crate::pdb::{Partition, build as patterns};
+pub use crate::table::{MANIFEST_NAME, ShardError};

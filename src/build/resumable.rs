@@ -45,7 +45,7 @@ use crate::symmetry::GoalClass;
 
 use crate::bfs::twobit::{Placement, SEGMENT_BITS_PER_BOARD, TwoBit, resident_bytes, stream_bytes};
 use crate::bfs::{GenerateError, Layer, MAX_HARDEST};
-use crate::store::{CREATING, write_framed};
+use crate::output::{CREATING, write_framed};
 use crate::system::{available_memory, free_disk};
 use crate::table::{MAX_TABLE_CELLS, Table, file, metadata};
 
@@ -256,8 +256,8 @@ pub enum BuildError {
     Generate(#[from] GenerateError),
 }
 
-impl From<crate::store::WriteError> for BuildError {
-    fn from(e: crate::store::WriteError) -> BuildError {
+impl From<crate::output::WriteError> for BuildError {
+    fn from(e: crate::output::WriteError) -> BuildError {
         BuildError::Io {
             what: e.what,
             path: e.path,

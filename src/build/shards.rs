@@ -16,7 +16,7 @@ use crate::build::Distributed;
 use crate::format::{self, Kind};
 #[cfg(feature = "cluster")]
 use crate::goals::Goals;
-use crate::store::write_framed;
+use crate::output::write_framed;
 #[cfg(feature = "cluster")]
 use crate::symmetry::GoalClass;
 #[cfg(feature = "cluster")]
@@ -101,7 +101,7 @@ fn write_parts(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<Pa
     };
     let path = dir.join(MANIFEST_NAME);
     let bytes = format::write(Kind::ShardManifest, ENCODING_MOD3, &manifest, &[]);
-    crate::store::write_atomic(&path, &bytes, true).map_err(|e| naming(&path, e))?;
+    crate::output::write_atomic(&path, &bytes, true).map_err(|e| naming(&path, e))?;
     written.push(path);
     Ok(written)
 }

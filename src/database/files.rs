@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::{DatabaseError, Event, Inner, Source, own_table};
 use crate::board::Board;
 use crate::format::{FileError, Kind};
+use crate::output;
 use crate::pdb::PatternDb;
 use crate::store::{self, Bytes};
 use crate::symmetry::GoalClass;
@@ -174,7 +175,7 @@ impl Inner {
     /// what happened and returns whether it was saved.
     pub(super) fn save(&self, path: &Path, bytes: &[u8]) -> bool {
         let dir = path.parent().expect("a file in the data folder");
-        match store::create_data_dir(dir) {
+        match output::create_data_dir(dir) {
             Ok(true) => self.report(&Event::CreatedDataDir {
                 path: dir.to_path_buf(),
             }),
@@ -187,7 +188,7 @@ impl Inner {
                 return false;
             }
         }
-        match store::write_atomic(path, bytes, false) {
+        match output::write_atomic(path, bytes, false) {
             // Another process saved the same table meanwhile: as good.
             Ok(()) => {
                 self.report(&Event::Saved {

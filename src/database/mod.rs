@@ -50,6 +50,7 @@ pub use folder::{AnsweredBy, DataFile, Holds, Size, every_shape};
 use slots::{FolderMark, Looked, Slots, lock};
 
 use crate::board::{Board, Shape};
+use crate::output;
 use crate::pdb::PatternDb;
 use crate::random::SplitMix64;
 use crate::solution::Solution;
@@ -879,7 +880,7 @@ impl Database {
         };
         let rare = Arc::new(RareLayers::build_reporting(t, deepest, on_layer)?);
         let saved = side.map(|path| {
-            let written = store::write_atomic(&path, &rare.to_bytes(), true);
+            let written = output::write_atomic(&path, &rare.to_bytes(), true);
             (path, written.err().map(|e| e.to_string()))
         });
         self.inner.report(&Event::ListedRareLayers {

@@ -345,6 +345,22 @@ impl Partition {
         &self.groups
     }
 
+    /// Each group's placements: the ways its tiles can stand on the
+    /// board's cells, one entry each in the group's database.
+    ///
+    /// ```
+    /// use slidedb::{Shape, pdb::Partition};
+    /// let p = Partition::new(Shape::EIGHT, vec![vec![1, 2, 3, 4], vec![8]]).unwrap();
+    /// assert_eq!(p.placements(), [9 * 8 * 7 * 6, 9]);
+    /// ```
+    pub fn placements(&self) -> Vec<u64> {
+        let n = self.shape.cells();
+        self.groups
+            .iter()
+            .map(|g| placement_count(n, g.len()))
+            .collect()
+    }
+
     /// The partition's name in file names, toward `goal`: its sizes
     /// (`6-6-3`) when it is the [`standard`](Partition::standard) partition
     /// of those sizes, else its groups with the tiles named as in the

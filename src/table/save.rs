@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use super::file as table_file;
 use super::shards::{hardest_boards, open_shards};
 use super::{ShardError, Table, metadata};
+use crate::output::{WriteError, write_framed};
 use crate::rank::Indexer;
-use crate::store::{WriteError, write_framed};
 
 /// Why a table could not be saved.
 #[derive(Debug, thiserror::Error)]
@@ -66,7 +66,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         };
         let Some(bodies) = &self.shards else {
             let bytes = self.as_bytes();
-            crate::store::write_atomic(path, bytes, overwrite).map_err(write)?;
+            crate::output::write_atomic(path, bytes, overwrite).map_err(write)?;
             return Ok(bytes.len() as u64);
         };
         let dir = bodies.dir();
@@ -82,7 +82,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             })),
         };
         unchanged()?;
-        crate::store::check_target(path, overwrite).map_err(write)?;
+        crate::output::check_target(path, overwrite).map_err(write)?;
         let len = merge(dir, path, overwrite).map_err(|e| match e {
             ShardError::Write(WriteError { path, source, .. }) => SaveError::Write { path, source },
             e => SaveError::Shards(e),
@@ -122,9 +122,9 @@ fn merge(dir: &Path, out: &Path, overwrite: bool) -> Result<u64, ShardError> {
             source,
         })
     };
-    let folder = crate::store::existing_parent(out).map_err(|e| write_error("write", e))?;
+    let folder = crate::output::existing_parent(out).map_err(|e| write_error("write", e))?;
     // Removed on any early return: nothing of the merge is left behind.
-    let partial = crate::store::temp_builder()
+    let partial = crate::output::temp_builder()
         .tempfile_in(&folder)
         .map_err(|e| write_error("write", e))?
         .into_temp_path();

@@ -18,7 +18,7 @@ use crate::rank::{Index, Indexer};
 
 use super::file::{self as table_file, ENCODING_MOD3};
 use super::{MAX_HARDEST, metadata};
-use crate::store::WriteError;
+use crate::output::WriteError;
 
 /// The manifest's name in a sharded table's directory.
 pub const MANIFEST_NAME: &str = "manifest.slidedb";

@@ -192,7 +192,7 @@ impl<'a> TwoBit<'a> {
             } => {
                 // Fresh files of zeros (sparse until written).
                 let create = |path: &std::path::Path, len: u64| {
-                    let f = crate::store::create_file(|| {
+                    let f = crate::output::create_file(|| {
                         std::fs::File::options()
                             .read(true)
                             .write(true)

@@ -16,7 +16,7 @@ use crate::format::{self, BODY_ALIGN, HEADER_LEN, Kind, MAX_METADATA_LEN};
 use crate::goals::Goals;
 
 use crate::build::BuildError;
-use crate::store::write_framed;
+use crate::output::write_framed;
 use crate::table::shards::PartMetadata;
 
 /// The entry encoding of a worker's checkpoint: its residue words, then

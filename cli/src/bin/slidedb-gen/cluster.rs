@@ -7,10 +7,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use slidedb::Board;
 use slidedb::build::{
-    Checkpoints, Cluster, ClusterEvent, ConnectError, DistributedError, merge_shards,
-    search_cluster, write_shards,
+    Checkpoints, Cluster, ClusterEvent, ConnectError, DistributedError, MANIFEST_NAME, ShardError,
+    merge_shards, search_cluster, write_shards,
 };
-use slidedb::table::{MANIFEST_NAME, ShardError};
 
 /// The `host:port` lines of a hosts file (blank lines and `#` comments
 /// skipped). A line repeated is an error naming both lines, found by
@@ -94,7 +93,7 @@ pub fn build(request: Request) -> Result<()> {
             dir.display()
         ),
         Err(_) => {
-            slidedb::store::check_writable(&dir)
+            slidedb::output::check_writable(&dir)
                 .with_context(|| format!("cannot create the directory {}", dir.display()))?;
             // Processes that share the folder (on one machine, or on a
             // shared filesystem) may create it at the same moment: one
@@ -214,7 +213,7 @@ fn with_flags(e: DistributedError) -> anyhow::Error {
 
 /// `slidedb-gen merge DIR --out FILE`.
 pub fn merge(dir: &Path, out: &Path, force: bool, quiet: bool) -> Result<()> {
-    if let Err(e) = slidedb::store::check_target(out, force) {
+    if let Err(e) = slidedb::output::check_target(out, force) {
         match e.kind() {
             std::io::ErrorKind::AlreadyExists => {
                 bail!("{} exists: pass --force to replace it", out.display())
@@ -224,7 +223,7 @@ pub fn merge(dir: &Path, out: &Path, force: bool, quiet: bool) -> Result<()> {
     }
     // As every --out: its folder must exist (a mistyped path is an error
     // naming the folder), found before the work.
-    slidedb::store::check_writable(out)
+    slidedb::output::check_writable(out)
         .with_context(|| format!("cannot write {}", out.display()))?;
     let start = Instant::now();
     let bytes = match merge_shards(dir, out) {

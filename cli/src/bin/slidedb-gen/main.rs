@@ -8,11 +8,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use slidedb::build::{BuildEvent, BuildOptions, build_file};
-use slidedb::pdb::{self, Partition};
-use slidedb::store::{default_data_dir, pattern_file_name};
-use slidedb::symmetry::GoalClass;
-use slidedb::{Board, Shape, default_file_name, generate, write_atomic};
+use slidedb::build::{self, BuildEvent, BuildOptions, Partition, build_file};
+use slidedb::{
+    Board, Shape, default_data_dir, default_file_name, generate, pattern_file_name, write_atomic,
+};
 use slidedb_cli::units::parse_duration;
 
 /// Build the exact distance table of a sliding-tile puzzle: one reverse
@@ -234,7 +233,7 @@ fn run(args: &Args) -> Result<()> {
         return build_patterns(args, &pool, &goal, &partition, &out);
     }
     // A build stopped before goes on by the same command, flags or not.
-    let stopped = slidedb::build::work_files(&out).checkpoint.exists();
+    let stopped = build::work_files(&out).checkpoint.exists();
     let two_bit = goal.shape().cells() > slidedb::MAX_IN_MEMORY_CELLS
         || args.memory.is_some()
         || args.checkpoint_every.is_some()
@@ -261,7 +260,7 @@ fn goals(args: &Args) -> Result<(Board, Board)> {
     // named after, the class's canonical goal.
     // A file of the data folder serves its whole class, so it is built
     // for the class's own goal; a file of --out records the goal asked for.
-    let canonical = *GoalClass::of(&asked).canonical();
+    let canonical = asked.canonical_goal();
     let goal = if args.out.is_some() { asked } else { canonical };
     if asked != canonical && !args.quiet {
         say_class(args, &asked, &canonical);
@@ -384,7 +383,7 @@ fn output_path(args: &Args, canonical: &Board, partition: Option<&Partition>) ->
             .context("no data folder: set SLIDEDB_DATA, or pass --data DIR or --out PATH")?,
     };
     // The data folder may be created on first use, and says where.
-    let created = slidedb::store::create_data_dir(&dir)
+    let created = slidedb::output::create_data_dir(&dir)
         .with_context(|| format!("cannot create the data folder {}", dir.display()))?;
     if created && !args.quiet {
         say!("slidedb-gen: created the data folder {}", dir.display());
@@ -400,7 +399,7 @@ fn output_path(args: &Args, canonical: &Board, partition: Option<&Partition>) ->
 /// may be replaced (`--force` replaces a regular file and nothing else),
 /// and that its folder is writable.
 fn check_output(out: &Path, force: bool) -> Result<()> {
-    if let Err(e) = slidedb::store::check_target(out, force) {
+    if let Err(e) = slidedb::output::check_target(out, force) {
         match e.kind() {
             std::io::ErrorKind::AlreadyExists => {
                 anyhow::bail!("{} exists: pass --force to replace it", out.display())
@@ -409,7 +408,7 @@ fn check_output(out: &Path, force: bool) -> Result<()> {
         }
     }
     // A read-only or forbidden folder fails now, not after the search.
-    slidedb::store::check_writable(out)
+    slidedb::output::check_writable(out)
         .with_context(|| format!("cannot write {}", out.display()))?;
     Ok(())
 }
@@ -428,7 +427,7 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 /// one line per depth.
 fn build_in_memory(args: &Args, pool: &rayon::ThreadPool, goal: &Board, out: &Path) -> Result<()> {
     // A full disk is found now, not after the search.
-    slidedb::build::check_disk_for_table(goal, out)
+    build::check_disk_for_table(goal, out)
         .with_context(|| format!("cannot write {}", out.display()))?;
     let start = Instant::now();
     if !args.quiet {
@@ -507,7 +506,7 @@ fn build_to_file(args: &Args, pool: &rayon::ThreadPool, goal: &Board, out: &Path
         start,
     };
     // A stop at any moment leaves at most the last checkpoint.
-    let files = slidedb::build::work_files(out);
+    let files = build::work_files(out);
     let _stop = stop::on_stop(move || files.remove_scratch_before_exit());
     let report = pool.install(|| {
         build_file(goal, out, &options, |event| {
@@ -640,12 +639,7 @@ fn build_patterns(
     partition: &Partition,
     out: &Path,
 ) -> Result<()> {
-    let n = goal.shape().cells();
-    let entries: Vec<u64> = partition
-        .groups()
-        .iter()
-        .map(|g| slidedb::rank::placement_count(n, g.len()))
-        .collect();
+    let entries = partition.placements();
     let start = Instant::now();
     if !args.quiet {
         say_groups(goal, partition, &entries, pool.current_num_threads());
@@ -656,7 +650,7 @@ fn build_patterns(
     let mut last_group = 0;
     let mut done = 0u64;
     let db = pool.install(|| {
-        pdb::build(goal, partition, |p| {
+        build::patterns(goal, partition, |p| {
             // A depth can reach new states of the group but no new
             // placement: nothing to show.
             if quiet || p.placements == 0 {
@@ -710,7 +704,7 @@ fn say_groups(goal: &Board, partition: &Partition, entries: &[u64], threads: usi
         entries.iter().sum::<u64>(),
         threads
     );
-    if goal.shape().cells() == 16 && GoalClass::of(goal).canonical().blank() != 15 {
+    if goal.shape().cells() == 16 && goal.canonical_goal().blank() != 15 {
         say!(
             "slidedb-gen: the published partitions are for corner goals; for this goal the groups are its tiles in reading order"
         );

@@ -11,14 +11,13 @@ use slidedb_cli::progress::{BAR, Progress};
 
 use anyhow::{Result, anyhow};
 use clap::Args as ClapArgs;
-use slidedb::format::Kind;
-use slidedb::pdb::PatternDb;
+use slidedb::PatternDb;
+use slidedb::database::Bytes;
+use slidedb::database::{DataFile, Kind};
 use slidedb::request;
-use slidedb::store::{Bytes, pattern_file_prefix};
-use slidedb::symmetry::GoalClass;
 use slidedb::{
     Board, Database, DatabaseError, Engine, Event, ExactBy, FileError, Method, Shape, Source,
-    Table, Toward, default_file_name,
+    Table, Toward,
 };
 
 #[derive(ClapArgs)]
@@ -224,7 +223,7 @@ fn report(event: &Event) {
 /// Group sizes to suggest for `shape`'s pattern databases: the library's
 /// default partition (6-6-3 on 4x4, 6-6-6-6 on 5x5).
 pub fn suggested_sizes(shape: Shape) -> String {
-    slidedb::pdb::Partition::default_for(&Board::solved(shape)).sizes()
+    slidedb::Partition::default_for(&Board::solved(shape)).sizes()
 }
 
 impl OpenDatabase {
@@ -335,18 +334,11 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
             };
             // A wrong file under the class's own name in the data folder
             // is what the build replaces.
-            let canonical = *GoalClass::of(asked).canonical();
-            let name = match origin {
-                Source::File(path) => path.file_name().and_then(|n| n.to_str()).unwrap_or(""),
-                _ => "",
+            let own = match origin {
+                Source::File(path) => DataFile::from_path(path).is_some_and(|f| f.serves(asked)),
+                _ => false,
             };
-            let force = if name == default_file_name(&canonical)
-                || name.starts_with(&pattern_file_prefix(&canonical))
-            {
-                " --force"
-            } else {
-                ""
-            };
+            let force = if own { " --force" } else { "" };
             Some(format!(
                 "with\n    {}",
                 gen_table(asked, &format!("{data}{pdb}{force}"))
@@ -390,7 +382,7 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
         // writes the directory again, as its manifest says it was built.
         DatabaseError::Shards {
             path,
-            source: slidedb::table::ShardError::Damaged { goal, workers, .. },
+            source: slidedb::database::ShardError::Damaged { goal, workers, .. },
         } => Some(slidedb_cli::rebuild::sharded_table(goal, *workers, path)),
         _ => None,
     };

@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use slidedb::database::AnsweredBy;
 use slidedb::records::SizeRecord;
-use slidedb::{BuiltFor, default_file_name, pattern_file_name};
+use slidedb::{BuiltFor, default_file_name, output, pattern_file_name};
 use slidedb::{Database, Shape, write_atomic};
 
 /// The page; `{{about}}` says where its answers come from.
@@ -158,7 +158,7 @@ fn check_out(out: &Path) -> Result<()> {
             "{} is a file: --out names the folder to write the site into",
             out.display()
         ),
-        Err(_) => slidedb::store::check_writable(out)
+        Err(_) => output::check_writable(out)
             .with_context(|| format!("cannot create the folder {}", out.display())),
     }
 }
@@ -256,7 +256,7 @@ fn write_site(out: &Path, files: &[(String, Vec<u8>)], force: bool) -> Result<u6
             path.display()
         );
     }
-    slidedb::store::create_out_dir(out)
+    output::create_out_dir(out)
         .with_context(|| format!("cannot create the folder {}", out.display()))?;
     for name in files
         .iter()

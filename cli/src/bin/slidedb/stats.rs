@@ -6,8 +6,8 @@ use anyhow::Result;
 use clap::Args as ClapArgs;
 use serde::Serialize;
 
+use slidedb::PatternDb;
 use slidedb::database::Bytes;
-use slidedb::pdb::PatternDb;
 use slidedb::{ExactBy, Toward};
 
 use crate::data::DataArgs;

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::{Args as ClapArgs, ValueEnum};
+use slidedb::PatternDb;
 use slidedb::database::Bytes;
-use slidedb::pdb::PatternDb;
 use slidedb::random::SplitMix64;
 use slidedb::verify::{Progress as VerifyProgress, check_search_with, check_table_with};
 use slidedb::{Algorithm, Board, Solver};
