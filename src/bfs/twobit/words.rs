@@ -41,7 +41,7 @@ impl Words {
     }
 
     /// The words' bytes (little-endian words on every machine this
-    /// compiles for: see [`TwoBit::write_body`]).
+    /// compiles for: see [`TwoBit::write_body`](super::TwoBit::write_body)).
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.map[..self.len * 8]
     }
