@@ -1,7 +1,7 @@
 //! Tables and batches.
 
 use slidedb::BuiltFor;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -11,9 +11,7 @@ use rayon::prelude::*;
 
 use slidedb::database::Bytes;
 use slidedb::records::StatsRecord;
-use slidedb::{
-    Board, BoardError, Database, Shape, SolveError, Source, Table, Toward, moves_to_string,
-};
+use slidedb::{Board, BoardError, Database, Shape, SolveError, Table, Toward, moves_to_string};
 
 use crate::answers::{PyProbe, PySolution, probe_record, stats_dict};
 use crate::convert::{Int, big_int, cell_error, integer, parse_board};
