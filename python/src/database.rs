@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use slidedb::database::Bytes;
-use slidedb::records::StatsRecord;
+use slidedb::records::{SizeRecord, StatsRecord};
 use slidedb::request::{self, RandomBoards};
 use slidedb::{Board, Database, Method, SolveError, Table, Toward};
 
@@ -251,6 +251,30 @@ impl PyDatabase {
             .detach(|| self.db.table_for("a table", &goal))
             .map_err(database_error)?;
         Ok(PyTable { table })
+    }
+
+    /// Every size this database answers exactly, smallest first, as the
+    /// command line's `sizes --json` and the server's /api/v1/sizes give
+    /// them: a list of dicts with the keys size ("3x3"), exact ("table",
+    /// "patterns" or "search": how its boards are answered) and goal (the
+    /// goal its boards are answered toward when none is given). Nothing is
+    /// opened or built.
+    ///
+    /// >>> Database.in_memory().sizes()[0]
+    /// {'size': '2x2', 'exact': 'table', 'goal': '1 2 3 0'}
+    fn sizes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let sizes = py.detach(|| self.db.sizes()).map_err(database_error)?;
+        sizes
+            .iter()
+            .map(|size| {
+                let record = SizeRecord::new(size);
+                let d = PyDict::new(py);
+                d.set_item("size", record.size)?;
+                d.set_item("exact", record.exact)?;
+                d.set_item("goal", record.goal)?;
+                Ok(d)
+            })
+            .collect()
     }
 
     fn __repr__(&self) -> String {

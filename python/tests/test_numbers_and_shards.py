@@ -3,6 +3,7 @@ seeds, counts, distances, sizes), saving a sharded table (a directory
 a distributed build wrote) as one table file, and seeded random draws
 that are the command line's."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -373,3 +374,23 @@ def test_five_by_five_through_pattern_databases(slidedb_gen, tmp_path):
         "moves": "l",
     }
     assert db.probe(one_away, goal=korf).distance == 1
+
+
+def test_sizes_are_the_programs(slidedb_gen, slidedb_cli, tmp_path):
+    # What the data folder holds decides: a 2x5 table and 5x5 databases
+    # put both sizes on the list, answered by what the folder holds.
+    before = slidedb.Database(tmp_path).sizes()
+    assert not any(s["size"] in ("2x5", "5x5") for s in before)
+    gen(slidedb_gen, "--size", "2x5", "--data", tmp_path)
+    gen(slidedb_gen, "--size", "5x5", "--pdb", "4-4-4-4-4-4", "--data", tmp_path)
+    sizes = slidedb.Database(tmp_path).sizes()
+    by_size = {s["size"]: s for s in sizes}
+    assert by_size["2x5"] == {"size": "2x5", "exact": "table", "goal": "1 2 3 4 5 6 7 8 9 0"}
+    assert by_size["5x5"]["exact"] == "patterns"
+    assert by_size["3x3"]["exact"] == "table"
+    # The same list, in the same order and shape, as the command line's.
+    env = dict(os.environ, SLIDEDB_DATA=str(tmp_path))
+    printed = subprocess.run(
+        [slidedb_cli, "sizes", "--json"], env=env, capture_output=True, text=True, check=True, timeout=120
+    ).stdout.splitlines()
+    assert [json.loads(line) for line in printed] == sizes

@@ -2192,5 +2192,23 @@ fn sizes_are_the_librarys_list_and_follow_the_data_folder() {
     ] {
         assert_eq!(has(&after, size), Some(exact.into()), "{size}: {after}");
     }
+    // The command line's `sizes --json` is the same list, a record a line.
+    let (code, out, err) = exe::run(&["sizes", "--json"], None, server.data.path());
+    assert_eq!(code, 0, "{err}");
+    let printed: Vec<Value> = out
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(Value::Array(printed), after);
+    let (code, out, err) = exe::run(&["sizes"], None, server.data.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().any(|l| l.split_whitespace().collect::<Vec<_>>()
+            == [
+                "5x5", "patterns", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
+                "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "0"
+            ]),
+        "{out}"
+    );
     server.stop();
 }

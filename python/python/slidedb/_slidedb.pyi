@@ -169,6 +169,10 @@ class Database:
         states, max_distance, mean_distance, layers, hardest, generator."""
     def table(self, size: Optional[SizeLike] = None, goal: Optional[BoardLike] = None) -> Table:
         """The full table toward `goal`, for NumPy batches."""
+    def sizes(self) -> list[dict[str, str]]:
+        """Every size answered exactly, smallest first: dicts with the keys
+        size, exact ("table", "patterns" or "search") and goal, as the
+        command line's `sizes --json` and the server's /api/v1/sizes."""
 
 class Table:
     """One full distance table, answering toward its goal."""

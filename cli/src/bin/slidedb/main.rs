@@ -25,6 +25,7 @@ mod page;
 mod probe;
 mod random;
 mod serve;
+mod sizes;
 mod solve;
 mod stats;
 mod ticker;
@@ -87,6 +88,10 @@ enum Command {
     Page(page::PageArgs),
     /// Describe a table: size, goal, states, distances, hardest states.
     Stats(stats::StatsArgs),
+    /// List every size the data folder answers exactly, how (from a full
+    /// table, pattern databases or a search) and its default goal, as the
+    /// server's /api/v1/sizes does.
+    Sizes(sizes::SizesArgs),
     /// Run every algorithm on one board: moves, optimality, work, memory
     /// and time side by side, then each one's moves.
     Compare(compare::CompareArgs),
@@ -129,6 +134,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Page(args) => page::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Sizes(args) => sizes::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Completions { shell } => {
