@@ -511,7 +511,7 @@ impl IndexMoves<'_> {
 
     /// The boards of a layer, in index order (at most as many as a table
     /// keeps).
-    fn boards(&self, layer: &[AtomicU64]) -> Vec<Board> {
+    pub(super) fn boards(&self, layer: &[AtomicU64]) -> Vec<Board> {
         let masks: Vec<(usize, u64)> = (0..self.per_blank)
             .map(|h| (h, layer[h / LANES].load(Relaxed) >> lane(h) & 0xFFFF))
             .filter(|&(_, m)| m != 0)
@@ -531,7 +531,7 @@ impl IndexMoves<'_> {
     /// The 2-bit entries, index `cell × per_blank + h`, four to a byte,
     /// from the residue planes 1 (`low`) and 2 (`high`); the unused entries
     /// of the last byte are 3.
-    fn body(&self, low: &[u64], high: &[u64]) -> Vec<u8> {
+    pub(super) fn body(&self, low: &[u64], high: &[u64]) -> Vec<u8> {
         let states = self.cells * self.per_blank;
         let mut body = vec![0u8; states.div_ceil(4)];
         // The four 2-bit entries of the words' lanes at `cell`, as a byte:

@@ -26,6 +26,7 @@ use crate::board::{Board, Shape};
 
 pub(crate) mod memory;
 pub(crate) mod moves;
+pub(crate) mod multi;
 pub(crate) mod twobit;
 pub(crate) mod vertical;
 
