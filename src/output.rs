@@ -284,7 +284,7 @@ pub(crate) static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Runs `create` (which creates a file) unless a stop has begun, in which
 /// case it waits for the process to exit.
-pub fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+pub(crate) fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
     let _creating = CREATING.lock().unwrap_or_else(|e| e.into_inner());
     create()
 }
@@ -293,7 +293,7 @@ pub fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
 /// body that `body` streams, whose CRC-32 the head records (written
 /// first with a CRC of 0, then again once the body is known). Returns
 /// the file's length.
-pub fn write_framed(
+pub(crate) fn write_framed(
     path: &Path,
     head: impl Fn(u32) -> Vec<u8>,
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,

@@ -25,11 +25,11 @@ pub use crate::table::merge_shards;
 #[cfg(feature = "cluster")]
 pub use cluster::{
     Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,
-    Part, ShardSum, owned_ranges, search_cluster, search_distributed, table_from_parts,
+    Part, ShardSum, owned_ranges, search_cluster,
 };
 pub use resumable::{
-    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, WorkFiles,
-    build_file, check_disk_for_table, plan_build, work_files,
+    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, WorkFiles, build_file,
+    check_disk_for_table, plan_build, work_files,
 };
 #[cfg(feature = "cluster")]
 pub use shards::write_shards;

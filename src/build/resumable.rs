@@ -269,7 +269,7 @@ impl From<crate::output::WriteError> for BuildError {
 /// Entry encoding of a checkpoint's body: the distances as `residue ^ 3`
 /// (0: not reached), 2 bits an entry in little-endian 64-bit words, then
 /// the frontier bitsets of the deepest layer's blank cells, in cell order.
-pub const ENCODING_CHECKPOINT: u16 = 5;
+pub(crate) const ENCODING_CHECKPOINT: u16 = 5;
 
 /// A checkpoint's metadata (bincode 2, standard configuration).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

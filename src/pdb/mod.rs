@@ -34,8 +34,6 @@ mod ida;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-pub use file::ENCODING_BYTE;
-
 use crate::board::{Board, MAX_CELLS, Move, Shape};
 use crate::format::FileError;
 use crate::rank::{placement_count, placement_rank};
@@ -46,13 +44,13 @@ use crate::symmetry::{BuiltFor, GoalClass};
 
 /// The most tiles in one group (8 tiles on 16 cells: 16!/8! =
 /// 518,918,400 one-byte entries).
-pub const MAX_GROUP_TILES: usize = 8;
+pub(crate) const MAX_GROUP_TILES: usize = 8;
 
 /// The most entries one group may have: 518,918,400, the 8 tiles of 16
 /// cells (on 25 cells, 6 tiles have 127,512,000 and 7 have 2.4 × 10^9,
 /// too many). Its search takes `2^⌈log2(n − k)⌉ / 4 + 1` bytes an entry:
 /// 3 for 8 tiles on 16 cells, 9 for 6 tiles on 25.
-pub const MAX_GROUP_ENTRIES: u64 = 518_918_400;
+pub(crate) const MAX_GROUP_ENTRIES: u64 = 518_918_400;
 
 /// Why a partition is not usable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

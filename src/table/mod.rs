@@ -17,14 +17,14 @@ pub(crate) mod shards;
 
 use std::path::Path;
 
-pub use crate::bfs::{GenerateError, Layer, MAX_HARDEST, MAX_IN_MEMORY_CELLS};
+pub(crate) use crate::bfs::MAX_HARDEST;
+pub use crate::bfs::{GenerateError, Layer, MAX_IN_MEMORY_CELLS};
 pub(crate) use entries::check_entries;
-pub use file::ENCODING_MOD3;
 pub use generate::{generate, generate_two_bit};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
 pub use save::{SaveError, merge_shards};
-pub use shards::{MANIFEST_NAME, ShardError, shard_name};
+pub use shards::{MANIFEST_NAME, ShardError};
 
 use crate::board::{Adjacency, Board, Move};
 use crate::format::FileError;
