@@ -59,7 +59,7 @@ pub enum Kind {
 
 impl Kind {
     /// The number stored in the header.
-    pub fn code(self) -> u16 {
+    pub(crate) fn code(self) -> u16 {
         match self {
             Kind::FullTable => 1,
             Kind::PatternDatabases => 2,
@@ -72,7 +72,7 @@ impl Kind {
     }
 
     /// The kind a header number names, if any.
-    pub fn from_code(code: u16) -> Option<Kind> {
+    pub(crate) fn from_code(code: u16) -> Option<Kind> {
         match code {
             1 => Some(Kind::FullTable),
             2 => Some(Kind::PatternDatabases),

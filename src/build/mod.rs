@@ -22,6 +22,8 @@ mod resumable;
 mod shards;
 
 pub use crate::table::merge_shards;
+#[cfg(all(test, feature = "cluster"))]
+pub(crate) use cluster::search_distributed;
 #[cfg(feature = "cluster")]
 pub use cluster::{
     Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,

@@ -518,17 +518,7 @@ impl WorkFiles {
     /// checkpoint itself stays. [`build_file`] calls it whenever it ends;
     /// a program that is stopped by a signal calls it as it exits.
     /// Returns the files it removed.
-    ///
-    /// ```
-    /// use slidedb::build::work_files;
-    /// let dir = tempfile::tempdir().unwrap();
-    /// let files = work_files(&dir.path().join("t.slidedb"));
-    /// std::fs::write(&files.distances, b"x").unwrap();
-    /// std::fs::write(&files.checkpoint, b"y").unwrap();
-    /// assert_eq!(files.remove_scratch(), [files.distances.clone()]);
-    /// assert!(files.checkpoint.exists());
-    /// ```
-    pub fn remove_scratch(&self) -> Vec<PathBuf> {
+    pub(crate) fn remove_scratch(&self) -> Vec<PathBuf> {
         self.remove_scratch_files()
     }
 
@@ -911,5 +901,20 @@ fn folder_of(path: &Path) -> PathBuf {
 fn sync_folder(path: &Path) {
     if let Ok(d) = File::open(folder_of(path)) {
         let _ = d.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remove_scratch_keeps_the_checkpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = work_files(&dir.path().join("t.slidedb"));
+        fs::write(&files.distances, b"x").unwrap();
+        fs::write(&files.checkpoint, b"y").unwrap();
+        assert_eq!(files.remove_scratch(), [files.distances.clone()]);
+        assert!(files.checkpoint.exists());
     }
 }

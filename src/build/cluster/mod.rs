@@ -316,7 +316,7 @@ pub fn owned_ranges(per_blank: u64, workers: usize) -> Vec<Range<u64>> {
 /// process, calling `on_event` as it goes; no checkpoints (see
 /// [`search_cluster`] with no addresses for those).
 #[cfg(test)]
-fn search_distributed(
+pub(crate) fn search_distributed(
     goal: &Board,
     workers: usize,
     on_event: impl Fn(&ClusterEvent) + Send + Sync + 'static,
