@@ -16,7 +16,7 @@ pub const MAX_CELLS: usize = 25;
 pub(crate) const MAX_SHOWN_TOKEN: usize = 40;
 
 /// A written cell as messages show it: whole up to 40
-/// ([`MAX_SHOWN_TOKEN`]) characters, else its first 40 and `…`.
+/// characters, else its first 40 and `…`.
 ///
 /// ```
 /// use slidedb::board::shown_token;

@@ -164,9 +164,9 @@ pub enum FileError {
         /// The file's version.
         got: u16,
     },
-    /// A header length other than [`HEADER_LEN`].
+    /// A header length other than 64.
     HeaderLength {
-        /// [`HEADER_LEN`].
+        /// 64, the header's length.
         expected: u32,
         /// The length read.
         got: u32,

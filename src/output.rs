@@ -9,12 +9,12 @@
 //! - Before the work: [`check_target`] (what `--force` may replace) and
 //!   [`check_writable`] (the folder takes a new file).
 //! - The writes: [`write_atomic`] (all the bytes, renamed into place in
-//!   one step), [`write_framed`] (a file of the family whose body is
-//!   streamed, its checksum in its head), [`create_file`] (a file created
-//!   only while no stop has begun).
+//!   one step); inside the crate, the framed write of a file whose body is
+//!   streamed, its checksum in its head, and the creation of a file only
+//!   while no stop has begun.
 //!
 //! It imports nothing of the crate: where files are and what they are
-//! named is [`crate::store`]'s.
+//! named is the private `store`'s.
 
 use std::fs::{self, File};
 use std::io::{self, Seek, SeekFrom, Write};

@@ -30,7 +30,7 @@ pub(crate) const MAX_INDEXED_CELLS: usize = 16;
 
 /// Ranks and unranks the boards reachable from one goal (really: of one
 /// shape and one [`parity`](Board::parity); the tile labels of the goal do
-/// not matter), on boards of at most [`MAX_INDEXED_CELLS`] cells: the
+/// not matter), on boards of at most 16 cells: the
 /// index of the full tables. [`board_rank`] and [`board_unrank`] give the
 /// same index in a `u128` on boards of every size.
 ///
@@ -58,7 +58,7 @@ impl Indexer {
     ///
     /// # Panics
     ///
-    /// If the board has more than [`MAX_INDEXED_CELLS`] cells.
+    /// If the board has more than 16 cells.
     pub fn new(goal: &Board) -> Indexer {
         Indexer::for_class(goal.shape(), goal.parity())
     }
@@ -69,7 +69,7 @@ impl Indexer {
     /// # Panics
     ///
     /// If `shape` has more than [`MAX_INDEXED_CELLS`] cells.
-    pub fn for_class(shape: Shape, parity: u8) -> Indexer {
+    pub(crate) fn for_class(shape: Shape, parity: u8) -> Indexer {
         assert!(
             shape.cells() <= MAX_INDEXED_CELLS,
             "an Indexer covers at most {MAX_INDEXED_CELLS} cells, not {shape}: rank larger boards with board_rank"

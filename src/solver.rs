@@ -172,7 +172,7 @@ impl Solver {
     }
 
     /// The same solver, its searches limited to `bytes` for the boards they
-    /// remember (at [`STORED_BYTES`] a board): BFS, DFS and A* stop there
+    /// remember (at 160 bytes a board): BFS, DFS and A* stop there
     /// with [`SolveError::SearchLimit`] instead of failing to allocate.
     /// Unlimited by default.
     ///

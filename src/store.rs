@@ -108,7 +108,7 @@ fn platform_data_dir() -> Option<PathBuf> {
 /// type serves both (`Table<Bytes>`, `PatternDb<Bytes>`).
 #[derive(Debug)]
 pub enum Bytes {
-    /// A read-only map of a file (see [`map_file`]).
+    /// A read-only map of a file.
     Mapped(memmap2::Mmap),
     /// Bytes in memory, such as a table just built.
     Owned(Vec<u8>),

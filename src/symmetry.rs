@@ -267,8 +267,8 @@ impl GoalClass {
         ((tile as usize) < self.goal.shape().cells()).then(|| self.rename[tile as usize])
     }
 
-    /// The tile of the goal that the canonical goal calls `tile`: the
-    /// inverse of [`canonical_tile`](GoalClass::canonical_tile); `None` for
+    /// The tile of the goal that the canonical goal calls `tile` (the
+    /// canonical goal is the goal turned and its tiles renamed); `None` for
     /// a number that is no tile of the board.
     ///
     /// ```

@@ -1,6 +1,6 @@
 //! The builders: tables written to files, resumably, and the cluster's
 //! build across processes. Above the tables ([`crate::table`], which never
-//! imports from here) and the searches ([`crate::bfs`]) they run.
+//! imports from here) and the searches (the private `bfs`) they run.
 //!
 //! - `resumable`: the resumable file build ([`build_file`]): the two-bit search
 //!   with checkpoints, segments, disk and memory checks.

@@ -522,7 +522,7 @@ impl WorkFiles {
         self.remove_scratch_files()
     }
 
-    /// [`remove_scratch`](WorkFiles::remove_scratch) for a program about
+    /// Removes the scratch files (the distances, not the checkpoint) for a program about
     /// to exit (on a signal, say) while a build may still run on other
     /// threads: from this call on, no build in this process creates a
     /// file (one that tries waits for the exit), so none appears behind
@@ -914,7 +914,10 @@ mod tests {
         let files = work_files(&dir.path().join("t.slidedb"));
         fs::write(&files.distances, b"x").unwrap();
         fs::write(&files.checkpoint, b"y").unwrap();
-        assert_eq!(files.remove_scratch(), [files.distances.clone()]);
+        assert_eq!(
+            files.remove_scratch(),
+            std::slice::from_ref(&files.distances)
+        );
         assert!(files.checkpoint.exists());
     }
 }

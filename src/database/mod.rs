@@ -214,7 +214,7 @@ impl DatabaseBuilder {
 
     /// Whether a file's body is checked in full against its checksum the
     /// first time it is opened since it last changed [default: `true`]. A stamp beside the
-    /// file ([`store::stamp`]) records each check, keyed by the file's
+    /// file (`.NAME.verified`) records each check, keyed by the file's
     /// identity (device, inode, size, modification and change times), so a
     /// later open, in this process or another, skips it until the file
     /// changes: no answer comes from bytes not checked since. `false` skips
@@ -226,7 +226,7 @@ impl DatabaseBuilder {
 
     /// The memory each search may use for the boards it remembers (see
     /// [`Solver::with_memory`]) [default:
-    /// [`default_search_memory`](crate::solver::default_search_memory)].
+    /// half the memory available, less under an address-space limit].
     pub fn search_memory(mut self, bytes: u64) -> DatabaseBuilder {
         self.search_memory = bytes;
         self

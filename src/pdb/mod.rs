@@ -98,7 +98,7 @@ pub struct Partition {
 
 impl Partition {
     /// Groups of tiles of `shape`: each non-empty, at most
-    /// [`MAX_GROUP_TILES`] tiles, no tile twice, no blank. They need not
+    /// 8 tiles, no tile twice, no blank. They need not
     /// cover every tile (the rest count nothing). Each group is sorted.
     ///
     /// ```
@@ -749,7 +749,9 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     }
 
     /// Group `group`'s entries (`group` below the partition's length),
-    /// indexed by [`placement_rank`] of its tiles' cells toward the
+    /// indexed by the rank of the placement of its tiles' cells (the
+    /// mixed-radix number whose digit `i` is cell `i` less the earlier
+    /// cells below it, radix `n − i`, the first most significant) toward the
     /// indexed goal (the tiles of
     /// [`indexed_partition`](PatternDb::indexed_partition), ascending).
     ///
@@ -914,8 +916,10 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
 impl PatternDb<memmap2::Mmap> {
     /// Memory-maps a pattern database file and opens it with
     /// [`PatternDb::new`] (the body checksum is not checked; see
-    /// [`PatternDb::verify`]). What a map reads if the file is changed under
-    /// it is said at [`map_file`].
+    /// [`PatternDb::verify`]). As for any map, a file changed in place by another program while it is mapped changes
+    /// what the map reads, and one truncated in place makes reads past its
+    /// new end fault (SIGBUS), the risk of every memory-mapped reader;
+    /// slidedb itself only renames new files over old ones.
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb, write_atomic};

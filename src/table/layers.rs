@@ -33,8 +33,8 @@ use crate::bfs::MAX_IN_MEMORY_CELLS;
 use crate::bfs::{LayerBoards, sweep};
 
 /// The boards of a table's rare layers, as indexes, to draw from them
-/// directly: a layer is rare when it holds at most
-/// [`RareLayers::threshold`] boards. Built once per table (the search of
+/// directly: a layer is rare when it holds at most 1/256 of the table's
+/// boards, or 65,536 if that is more, or 16,777,216 if that is less. Built once per table (the search of
 /// [`Table::layer`], up to the deepest rare layer wanted); 8 bytes a board
 /// listed (3×3: every layer, 1.5 MB; 3×4: the layers up to 23 moves and
 /// from 47, about 2.6 M boards, 21 MB).
@@ -398,11 +398,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// to `class`'s goal lies in `distances`, or `None` if there is none.
     /// The same `rng` state gives the same board on every machine.
     ///
-    /// `rare` makes rare ranges fast ([`rare_layers_needed`] says when);
+    /// `rare` makes ranges that reach only rare layers fast;
     /// without it they are still drawn, uniformly, by drawing boards until
     /// one falls in the range, which can take millions of draws.
-    ///
-    /// [`rare_layers_needed`]: Table::rare_layers_needed
     pub(crate) fn random_toward(
         &self,
         class: &GoalClass,
@@ -462,12 +460,10 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// A board drawn uniformly at random among all boards whose distance
     /// to the table's goal lies in `distances`, or `None` if there is
     /// none; the same `rng` state gives the same board on every machine.
-    /// `rare` makes rare ranges fast ([`rare_layers_needed`] says when);
+    /// `rare` makes ranges that reach only rare layers fast;
     /// without it they are still drawn, uniformly, by drawing boards until
     /// one falls in the range, which can take millions of draws. Toward
     /// another goal of the class: [`Toward::random`](crate::Toward::random).
-    ///
-    /// [`rare_layers_needed`]: Table::rare_layers_needed
     ///
     /// ```
     /// use slidedb::{Board, Shape, generate, random::SplitMix64, table::RareLayers};

@@ -541,8 +541,10 @@ impl Table<Vec<u8>> {
 
 impl Table<memmap2::Mmap> {
     /// Memory-maps a table file and opens it with [`Table::new`] (the body
-    /// checksum is not checked; see [`Table::verify`]). What a map reads if
-    /// the file is changed under it is said at [`map_file`].
+    /// checksum is not checked; see [`Table::verify`]). As for any map, a file changed in place by another program while it is mapped changes
+    /// what the map reads, and one truncated in place makes reads past its
+    /// new end fault (SIGBUS), the risk of every memory-mapped reader;
+    /// slidedb itself only renames new files over old ones.
     ///
     /// ```
     /// use slidedb::{Board, Shape, Table, generate, write_atomic};

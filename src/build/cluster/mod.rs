@@ -257,7 +257,7 @@ pub struct Part {
     /// every tile order of `range`, 2 bits each (low bits first), each
     /// cell's run padded with zero bits to a whole byte.
     pub entries: Vec<u8>,
-    /// The first [`MAX_HARDEST`](crate::bfs::MAX_HARDEST) boards it owns
+    /// The first 1,000 boards it owns
     /// of the deepest layer, in index order.
     pub hardest: Vec<Index>,
 }
@@ -278,7 +278,7 @@ pub struct Distributed {
     pub run: u64,
     /// The layer this search went on from, if it started from checkpoints.
     pub resumed: Option<u32>,
-    /// The first [`MAX_HARDEST`](crate::bfs::MAX_HARDEST) boards of the
+    /// The first 1,000 boards of the
     /// deepest layer, over all workers, in index order.
     pub hardest: Vec<Index>,
     /// Every worker's part, in worker order (this process's and the
