@@ -26,6 +26,7 @@ mod checksums;
 
 use checksums::with_checksums_fixed;
 use libfuzzer_sys::fuzz_target;
+use slidedb::BuiltFor;
 use slidedb::pdb::{Partition, PatternDb};
 use slidedb::{Board, MAX_CELLS, Move, Shape, SolveError};
 
