@@ -19,9 +19,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use slidedb::pdb::{self, Partition};
-use slidedb::store::{default_data_dir, pattern_file_name};
 use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Database, Engine, Method, Shape};
+use slidedb::{default_data_dir, pattern_file_name};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -24,9 +24,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use slidedb::pdb::Partition;
-use slidedb::store::{default_data_dir, pattern_file_name};
 use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Database, Engine, Method, Shape};
+use slidedb::{default_data_dir, pattern_file_name};
 
 /// The 14 instances with the fewest published nodes, fewest first.
 const CHEAPEST: [u32; 14] = [38, 40, 25, 32, 44, 37, 30, 13, 1, 28, 36, 5, 22, 16];

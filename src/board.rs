@@ -13,16 +13,16 @@ pub const MAX_CELLS: usize = 25;
 
 /// The most characters of one written cell that a message repeats: a
 /// longer one is cut there and ends in `…` ([`shown_token`]).
-pub const MAX_SHOWN_TOKEN: usize = 40;
+pub(crate) const MAX_SHOWN_TOKEN: usize = 40;
 
-/// A written cell as messages show it: whole up to [`MAX_SHOWN_TOKEN`]
-/// characters, else its first [`MAX_SHOWN_TOKEN`] and `…`.
+/// A written cell as messages show it: whole up to 40
+/// characters, else its first 40 and `…`.
 ///
 /// ```
-/// use slidedb::board::{shown_token, MAX_SHOWN_TOKEN};
+/// use slidedb::board::shown_token;
 /// assert_eq!(shown_token("99999999999999999999999999"), "99999999999999999999999999");
 /// let long = "7".repeat(100);
-/// assert_eq!(shown_token(&long), format!("{}…", "7".repeat(MAX_SHOWN_TOKEN)));
+/// assert_eq!(shown_token(&long), format!("{}…", "7".repeat(40)));
 /// ```
 pub fn shown_token(token: &str) -> String {
     match token.char_indices().nth(MAX_SHOWN_TOKEN) {

@@ -20,19 +20,19 @@ mod faults;
 pub use faults::FileFault;
 
 /// The first eight bytes of every file.
-pub const MAGIC: [u8; 8] = *b"SLIDEDB\0";
+pub(crate) const MAGIC: [u8; 8] = *b"SLIDEDB\0";
 /// The endianness mark, stored little-endian: bytes `FF FE`.
-pub const ENDIAN_MARK: u16 = 0xFEFF;
+pub(crate) const ENDIAN_MARK: u16 = 0xFEFF;
 /// The format version this crate writes and reads. Version 2 records, in
 /// every file, the goal it was built for beside the goal its body is
 /// indexed by.
-pub const FORMAT_VERSION: u16 = 2;
+pub(crate) const FORMAT_VERSION: u16 = 2;
 /// The length of the fixed header.
-pub const HEADER_LEN: usize = 64;
+pub(crate) const HEADER_LEN: usize = 64;
 /// The body starts at a multiple of this.
-pub const BODY_ALIGN: usize = 64;
+pub(crate) const BODY_ALIGN: usize = 64;
 /// The most metadata bytes a reader accepts.
-pub const MAX_METADATA_LEN: u64 = 1 << 20;
+pub(crate) const MAX_METADATA_LEN: u64 = 1 << 20;
 
 /// The kinds of file in the family, as the header's kind field names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,7 +59,7 @@ pub enum Kind {
 
 impl Kind {
     /// The number stored in the header.
-    pub fn code(self) -> u16 {
+    pub(crate) fn code(self) -> u16 {
         match self {
             Kind::FullTable => 1,
             Kind::PatternDatabases => 2,
@@ -72,7 +72,7 @@ impl Kind {
     }
 
     /// The kind a header number names, if any.
-    pub fn from_code(code: u16) -> Option<Kind> {
+    pub(crate) fn from_code(code: u16) -> Option<Kind> {
         match code {
             1 => Some(Kind::FullTable),
             2 => Some(Kind::PatternDatabases),
@@ -164,9 +164,9 @@ pub enum FileError {
         /// The file's version.
         got: u16,
     },
-    /// A header length other than [`HEADER_LEN`].
+    /// A header length other than 64.
     HeaderLength {
-        /// [`HEADER_LEN`].
+        /// 64, the header's length.
         expected: u32,
         /// The length read.
         got: u32,
@@ -216,7 +216,7 @@ impl FileError {
     /// gives advice of its own, such as a shard that can be copied again.
     ///
     /// ```
-    /// use slidedb::format::FileError;
+    /// use slidedb::FileError;
     /// let e = FileError::Truncated { expected: 128, got: 10 };
     /// assert_eq!(e.fault().to_string(), "the file is truncated: 10 bytes, but 128 are needed");
     /// assert_eq!(e.to_string(), "the file is truncated: 10 bytes, but 128 are needed; rebuild it");
@@ -236,7 +236,7 @@ impl FileError {
     /// for a file that cannot be read, the system's fault.
     ///
     /// ```
-    /// use slidedb::format::{FileError, FileFault};
+    /// use slidedb::{FileError, FileFault};
     /// let e = FileError::Version { expected: 2, got: 3 };
     /// assert_eq!(e.fault_kind(), Some(FileFault::NewerVersion));
     /// ```

@@ -86,22 +86,22 @@
 //! - [`rank`], [`symmetry`], [`random`]: the index of the boards that reach
 //!   a goal; every goal served by the table of its class; reproducible
 //!   random boards (`board`).
-//! - [`system`]: what the machine says: memory available, the address
+//! - `system` (private): what the machine says: memory available, the address
 //!   space limit, free disk (nothing).
 //! - [`solution`]: the answer every engine gives, and its error (`board`,
 //!   `search`).
 //! - [`solver`]: the searches applied to boards, with their heuristics
 //!   (`board`, `search`, `solution`).
-//! - [`format`](mod@format): the frame every file shares: magic, version,
+//! - `format` (private): the frame every file shares: magic, version,
 //!   sections, checksums, checked sizes (nothing).
 //! - [`output`]: how a file or folder a user named is written: the atomic
 //!   and the framed writes, what `--force` may replace, the folders made
 //!   (nothing).
-//! - [`store`]: the data folder, file names, memory maps, the stamps of
+//! - `store` (private): the data folder, file names, memory maps, the stamps of
 //!   files checked (`board`, `format`, `output`).
 //! - `goals` (private): the goals every file records, and their checks
 //!   (`board`, `symmetry`, `format`).
-//! - [`bfs`]: complete searches from a goal, in memory and in two bits a
+//! - `bfs` (private): complete searches from a goal, in memory and in two bits a
 //!   board, and the move arithmetic in index space they share; they return
 //!   what they found, never a table's file (`board`, `rank`, `symmetry`, `store`).
 //! - [`table`]: the read side of a full table: its bytes, its file, the
@@ -125,11 +125,11 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
-pub mod bfs;
+mod bfs;
 pub mod board;
 pub mod build;
 pub mod database;
-pub mod format;
+mod format;
 mod goals;
 pub mod output;
 pub mod pdb;
@@ -140,9 +140,9 @@ pub mod request;
 pub mod search;
 pub mod solution;
 pub mod solver;
-pub mod store;
+mod store;
 pub mod symmetry;
-pub mod system;
+mod system;
 pub mod table;
 pub mod verify;
 pub mod words;
@@ -152,7 +152,7 @@ pub use database::{
     Database, DatabaseBuilder, DatabaseError, Engine, Event, ExactBy, MAX_FALLBACK_CELLS, Method,
     Source, Toward,
 };
-pub use format::FileError;
+pub use format::{FileError, FileFault, Section};
 pub use output::write_atomic;
 pub use pdb::{Partition, PatternDb};
 pub use rank::{Index, Indexer};

@@ -9,12 +9,12 @@
 //! - Before the work: [`check_target`] (what `--force` may replace) and
 //!   [`check_writable`] (the folder takes a new file).
 //! - The writes: [`write_atomic`] (all the bytes, renamed into place in
-//!   one step), [`write_framed`] (a file of the family whose body is
-//!   streamed, its checksum in its head), [`create_file`] (a file created
-//!   only while no stop has begun).
+//!   one step); inside the crate, the framed write of a file whose body is
+//!   streamed, its checksum in its head, and the creation of a file only
+//!   while no stop has begun.
 //!
 //! It imports nothing of the crate: where files are and what they are
-//! named is [`crate::store`]'s.
+//! named is the private `store`'s.
 
 use std::fs::{self, File};
 use std::io::{self, Seek, SeekFrom, Write};
@@ -284,7 +284,7 @@ pub(crate) static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Runs `create` (which creates a file) unless a stop has begun, in which
 /// case it waits for the process to exit.
-pub fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+pub(crate) fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
     let _creating = CREATING.lock().unwrap_or_else(|e| e.into_inner());
     create()
 }
@@ -293,7 +293,7 @@ pub fn create_file<T>(create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
 /// body that `body` streams, whose CRC-32 the head records (written
 /// first with a CRC of 0, then again once the body is known). Returns
 /// the file's length.
-pub fn write_framed(
+pub(crate) fn write_framed(
     path: &Path,
     head: impl Fn(u32) -> Vec<u8>,
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,

@@ -26,11 +26,11 @@ pub struct Index(pub u64);
 
 /// The most cells an [`Indexer`] covers: its index fits a `u64` and its
 /// tiles four bits each. Boards of every size rank through [`board_rank`].
-pub const MAX_INDEXED_CELLS: usize = 16;
+pub(crate) const MAX_INDEXED_CELLS: usize = 16;
 
 /// Ranks and unranks the boards reachable from one goal (really: of one
 /// shape and one [`parity`](Board::parity); the tile labels of the goal do
-/// not matter), on boards of at most [`MAX_INDEXED_CELLS`] cells: the
+/// not matter), on boards of at most 16 cells: the
 /// index of the full tables. [`board_rank`] and [`board_unrank`] give the
 /// same index in a `u128` on boards of every size.
 ///
@@ -58,7 +58,7 @@ impl Indexer {
     ///
     /// # Panics
     ///
-    /// If the board has more than [`MAX_INDEXED_CELLS`] cells.
+    /// If the board has more than 16 cells.
     pub fn new(goal: &Board) -> Indexer {
         Indexer::for_class(goal.shape(), goal.parity())
     }
@@ -69,7 +69,7 @@ impl Indexer {
     /// # Panics
     ///
     /// If `shape` has more than [`MAX_INDEXED_CELLS`] cells.
-    pub fn for_class(shape: Shape, parity: u8) -> Indexer {
+    pub(crate) fn for_class(shape: Shape, parity: u8) -> Indexer {
         assert!(
             shape.cells() <= MAX_INDEXED_CELLS,
             "an Indexer covers at most {MAX_INDEXED_CELLS} cells, not {shape}: rank larger boards with board_rank"
@@ -423,12 +423,7 @@ pub fn board_unrank(shape: Shape, parity: u8, rank: u128) -> Option<Board> {
 
 /// The number of ordered placements of `k` distinct tiles in `n` cells:
 /// n! / (n − k)!, the entries of a pattern database (0 if `k > n`).
-///
-/// ```
-/// assert_eq!(slidedb::rank::placement_count(16, 8), 518_918_400);
-/// assert_eq!(slidedb::rank::placement_count(3, 4), 0);
-/// ```
-pub fn placement_count(n: usize, k: usize) -> u64 {
+pub(crate) fn placement_count(n: usize, k: usize) -> u64 {
     if k > n {
         return 0;
     }
@@ -439,14 +434,8 @@ pub fn placement_count(n: usize, k: usize) -> u64 {
 /// `0 ..` [`placement_count`]`(n, cells.len())`: the mixed-radix number
 /// whose digit `i` is `cells[i]` less the earlier cells below it (radix
 /// `n − i`, the first cell most significant).
-///
-/// ```
-/// use slidedb::rank::{placement_count, placement_rank};
-/// assert_eq!(placement_rank(&[0, 1, 2], 16), 0);
-/// assert_eq!(placement_rank(&[15, 14, 13], 16), placement_count(16, 3) - 1);
-/// ```
 #[inline]
-pub fn placement_rank(cells: &[u8], n: usize) -> u64 {
+pub(crate) fn placement_rank(cells: &[u8], n: usize) -> u64 {
     let mut used = 0u32;
     let mut r = 0u64;
     for (i, &c) in cells.iter().enumerate() {
@@ -460,14 +449,8 @@ pub fn placement_rank(cells: &[u8], n: usize) -> u64 {
 /// The placement of `cells.len()` tiles among `n` cells whose
 /// [`placement_rank`] is `rank` (which must be below the count), written
 /// into `cells`.
-///
-/// ```
-/// use slidedb::rank::{placement_rank, placement_unrank};
-/// let mut cells = [0u8; 3];
-/// placement_unrank(placement_rank(&[7, 2, 5], 9), 9, &mut cells);
-/// assert_eq!(cells, [7, 2, 5]);
-/// ```
-pub fn placement_unrank(mut rank: u64, n: usize, cells: &mut [u8]) {
+#[cfg(test)]
+pub(crate) fn placement_unrank(mut rank: u64, n: usize, cells: &mut [u8]) {
     let k = cells.len();
     // Digits, least significant (last cell) first.
     let mut digits = [0u8; MAX_CELLS];
@@ -545,6 +528,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn placement_counts_and_ranks_at_the_ends() {
+        assert_eq!(placement_count(16, 8), 518_918_400);
+        assert_eq!(placement_count(3, 4), 0);
+        assert_eq!(placement_rank(&[0, 1, 2], 16), 0);
+        assert_eq!(
+            placement_rank(&[15, 14, 13], 16),
+            placement_count(16, 3) - 1
+        );
+        let mut cells = [0u8; 3];
+        placement_unrank(placement_rank(&[7, 2, 5], 9), 9, &mut cells);
+        assert_eq!(cells, [7, 2, 5]);
     }
 
     #[test]

@@ -249,13 +249,7 @@ impl Distance {
 
     /// The number of moves, `max` being `farthest`; `None` past any
     /// distance.
-    ///
-    /// ```
-    /// use slidedb::request::Distance;
-    /// assert_eq!(Distance::Max.moves(31), Some(31));
-    /// assert_eq!(Distance::Moves(5).moves(31), Some(5));
-    /// ```
-    pub fn moves(&self, farthest: u32) -> Option<u32> {
+    pub(crate) fn moves(&self, farthest: u32) -> Option<u32> {
         match self {
             Distance::Moves(d) => Some(*d),
             Distance::Max => Some(farthest),
@@ -329,9 +323,9 @@ impl Distances {
     /// From `least` to `greatest` (either end open).
     ///
     /// ```
-    /// use slidedb::request::{Distance, Distances};
+    /// use slidedb::{Board, Shape, request::{Distance, Distances}};
     /// let d = Distances::between(Some(Distance::Moves(3)), None);
-    /// assert!(d.is_ranged());
+    /// assert_eq!(d.range(&Board::solved(Shape::EIGHT), 31).unwrap(), 3..=31);
     /// ```
     pub fn between(least: Option<Distance>, greatest: Option<Distance>) -> Distances {
         Distances {
@@ -342,12 +336,7 @@ impl Distances {
     }
 
     /// Whether any distance is given (a draw then needs the full table).
-    ///
-    /// ```
-    /// use slidedb::request::Distances;
-    /// assert!(!Distances::default().is_ranged());
-    /// ```
-    pub fn is_ranged(&self) -> bool {
+    pub(crate) fn is_ranged(&self) -> bool {
         self.exact.is_some() || self.least.is_some() || self.greatest.is_some()
     }
 
@@ -655,4 +644,21 @@ pub fn split_lines(body: &[u8]) -> Vec<&[u8]> {
         lines.pop();
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_distance_in_moves() {
+        assert_eq!(Distance::Max.moves(31), Some(31));
+        assert_eq!(Distance::Moves(5).moves(31), Some(5));
+    }
+
+    #[test]
+    fn no_distances_is_no_range() {
+        assert!(!Distances::default().is_ranged());
+        assert!(Distances::between(Some(Distance::Moves(3)), None).is_ranged());
+    }
 }

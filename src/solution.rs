@@ -28,11 +28,7 @@ pub struct Solution {
 
 impl Solution {
     /// The answer for a board that cannot reach the goal.
-    ///
-    /// ```
-    /// assert!(!slidedb::Solution::unsolvable().is_solvable());
-    /// ```
-    pub fn unsolvable() -> Solution {
+    pub(crate) fn unsolvable() -> Solution {
         Solution::default()
     }
 
@@ -124,5 +120,15 @@ pub(crate) fn check_shape(goal: Shape, board: Shape) -> Result<(), SolveError> {
         Ok(())
     } else {
         Err(SolveError::WrongShape { goal, board })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unsolvable_solution_is_not_solvable() {
+        assert!(!Solution::unsolvable().is_solvable());
     }
 }

@@ -121,17 +121,13 @@ pub struct Solver {
 /// What one board a search remembers can cost it, at most: the board and
 /// its parent in a list, its entry in a hash table (at 7/8 load), an entry
 /// in the open list, and room for each table to double when it grows.
-pub const STORED_BYTES: u64 = 160;
+pub(crate) const STORED_BYTES: u64 = 160;
 
 /// The memory a search may use by default: half of what the system says
 /// is available now (`MemAvailable` in `/proc/meminfo`), less if the
 /// process's address space is limited (`ulimit -v`); 4 GiB where neither
 /// can be read.
-///
-/// ```
-/// assert!(slidedb::solver::default_search_memory() > 0);
-/// ```
-pub fn default_search_memory() -> u64 {
+pub(crate) fn default_search_memory() -> u64 {
     let available = system::available_memory();
     let address_space = system::address_space_limit();
     let room = match (available, address_space) {
@@ -176,7 +172,7 @@ impl Solver {
     }
 
     /// The same solver, its searches limited to `bytes` for the boards they
-    /// remember (at [`STORED_BYTES`] a board): BFS, DFS and A* stop there
+    /// remember (at 160 bytes a board): BFS, DFS and A* stop there
     /// with [`SolveError::SearchLimit`] instead of failing to allocate.
     /// Unlimited by default.
     ///
@@ -569,6 +565,11 @@ fn longest_increasing(xs: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn searches_have_memory_by_default() {
+        assert!(default_search_memory() > 0);
+    }
 
     #[test]
     fn linear_conflict_counts_the_tiles_to_move_not_the_pairs() {

@@ -11,7 +11,7 @@ use crate::format::FileError;
 use crate::output::{parent_dir, write_atomic};
 
 /// The file extension of table files.
-pub const EXTENSION: &str = "slidedb";
+pub(crate) const EXTENSION: &str = "slidedb";
 
 /// The default file name of the table for `goal`: the size, then the
 /// goal's cells joined by `-`, such as `3x3-1-2-3-4-5-6-7-8-0.slidedb`.
@@ -37,7 +37,7 @@ fn stem(goal: &Board) -> String {
 /// sizes before the extension.
 ///
 /// ```
-/// use slidedb::{Board, Shape, store::pattern_file_name};
+/// use slidedb::{Board, Shape, pattern_file_name};
 /// let goal = Board::solved(Shape::new(4, 4).unwrap());
 /// assert_eq!(
 ///     pattern_file_name(&goal, "7-8"),
@@ -49,13 +49,7 @@ pub fn pattern_file_name(goal: &Board, sizes: &str) -> String {
 }
 
 /// How every [`pattern_file_name`] for `goal` begins, whatever its sizes.
-///
-/// ```
-/// use slidedb::{Board, Shape, store::pattern_file_prefix};
-/// let goal = Board::solved(Shape::new(2, 3).unwrap());
-/// assert_eq!(pattern_file_prefix(&goal), "2x3-1-2-3-4-5-0-pdb-");
-/// ```
-pub fn pattern_file_prefix(goal: &Board) -> String {
+pub(crate) fn pattern_file_prefix(goal: &Board) -> String {
     format!("{}-pdb-", stem(goal))
 }
 
@@ -63,17 +57,7 @@ pub fn pattern_file_prefix(goal: &Board) -> String {
 /// [`default_file_name`] or [`pattern_file_name`] was made from, and the
 /// group sizes of pattern databases (`None` for a full table). `None` for
 /// any other name (side files, a user's files).
-///
-/// ```
-/// use slidedb::{Board, Shape, store::{parse_file_name, pattern_file_name}};
-/// let goal = Board::solved(Shape::new(4, 4).unwrap());
-/// let name = pattern_file_name(&goal, "5-5-5");
-/// assert_eq!(parse_file_name(&name), Some((goal, Some("5-5-5".to_string()))));
-/// assert_eq!(parse_file_name("2x3-1-2-3-4-5-0.slidedb").map(|(_, s)| s), Some(None));
-/// assert_eq!(parse_file_name("2x3-1-2-3-4-5-0.rare-layers.slidedb"), None);
-/// assert_eq!(parse_file_name("notes.txt"), None);
-/// ```
-pub fn parse_file_name(name: &str) -> Option<(Board, Option<String>)> {
+pub(crate) fn parse_file_name(name: &str) -> Option<(Board, Option<String>)> {
     let stem = name.strip_suffix(&format!(".{EXTENSION}"))?;
     let (stem, sizes) = match stem.split_once("-pdb-") {
         Some((stem, sizes)) => (stem, Some(sizes.to_string())),
@@ -92,7 +76,7 @@ pub fn parse_file_name(name: &str) -> Option<(Board, Option<String>)> {
 }
 
 /// The environment variable that names the data folder.
-pub const DATA_ENV: &str = "SLIDEDB_DATA";
+pub(crate) const DATA_ENV: &str = "SLIDEDB_DATA";
 
 /// The default data folder, where tables are looked for and saved:
 /// `$SLIDEDB_DATA` if it is set and not empty, else `slidedb` in the
@@ -104,7 +88,7 @@ pub const DATA_ENV: &str = "SLIDEDB_DATA";
 /// ```
 /// // SAFETY: no other thread of this doctest reads the environment.
 /// unsafe { std::env::set_var("SLIDEDB_DATA", "/srv/tables") };
-/// assert_eq!(slidedb::store::default_data_dir().unwrap(), std::path::Path::new("/srv/tables"));
+/// assert_eq!(slidedb::default_data_dir().unwrap(), std::path::Path::new("/srv/tables"));
 /// ```
 pub fn default_data_dir() -> Option<PathBuf> {
     match std::env::var_os(DATA_ENV) {
@@ -124,7 +108,7 @@ fn platform_data_dir() -> Option<PathBuf> {
 /// type serves both (`Table<Bytes>`, `PatternDb<Bytes>`).
 #[derive(Debug)]
 pub enum Bytes {
-    /// A read-only map of a file (see [`map_file`]).
+    /// A read-only map of a file.
     Mapped(memmap2::Mmap),
     /// Bytes in memory, such as a table just built.
     Owned(Vec<u8>),
@@ -144,7 +128,7 @@ impl AsRef<[u8]> for Bytes {
 /// the file, or a new file renamed over its name, gives another identity
 /// (the status-change time cannot be set back by a user program).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FileIdentity {
+pub(crate) struct FileIdentity {
     device: u64,
     inode: u64,
     size: u64,
@@ -154,17 +138,7 @@ pub struct FileIdentity {
 
 impl FileIdentity {
     /// The identity of the file `meta` describes.
-    ///
-    /// ```
-    /// use slidedb::store::FileIdentity;
-    /// let dir = tempfile::tempdir().unwrap();
-    /// let path = dir.path().join("f");
-    /// std::fs::write(&path, b"one").unwrap();
-    /// let before = FileIdentity::of(&std::fs::metadata(&path).unwrap());
-    /// std::fs::write(&path, b"two!").unwrap();
-    /// assert_ne!(FileIdentity::of(&std::fs::metadata(&path).unwrap()), before);
-    /// ```
-    pub fn of(meta: &fs::Metadata) -> FileIdentity {
+    pub(crate) fn of(meta: &fs::Metadata) -> FileIdentity {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
@@ -205,15 +179,7 @@ impl FileIdentity {
 /// Where the rare layers of the table at `path` are kept
 /// ([`crate::table::RareLayers`]): beside it, `NAME.rare-layers.slidedb`
 /// (`NAME` without its `.slidedb`).
-///
-/// ```
-/// use std::path::Path;
-/// assert_eq!(
-///     slidedb::store::rare_layers_path(Path::new("/d/3x4.slidedb")),
-///     Path::new("/d/3x4.rare-layers.slidedb")
-/// );
-/// ```
-pub fn rare_layers_path(path: &Path) -> PathBuf {
+pub(crate) fn rare_layers_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -224,15 +190,7 @@ pub fn rare_layers_path(path: &Path) -> PathBuf {
 
 /// Where the stamp of `path` lives: a hidden file beside it,
 /// `.NAME.verified`.
-///
-/// ```
-/// use std::path::Path;
-/// assert_eq!(
-///     slidedb::store::stamp_path(Path::new("/d/3x4.slidedb")),
-///     Path::new("/d/.3x4.slidedb.verified")
-/// );
-/// ```
-pub fn stamp_path(path: &Path) -> PathBuf {
+pub(crate) fn stamp_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -242,18 +200,7 @@ pub fn stamp_path(path: &Path) -> PathBuf {
 
 /// Whether the file of `identity` at `path` was fully checked since it
 /// last changed: its stamp ([`stamp`]) names exactly this identity.
-///
-/// ```
-/// use slidedb::store::{FileIdentity, is_stamped, stamp};
-/// let dir = tempfile::tempdir().unwrap();
-/// let path = dir.path().join("t.slidedb");
-/// std::fs::write(&path, b"checked bytes").unwrap();
-/// let id = FileIdentity::of(&std::fs::metadata(&path).unwrap());
-/// assert!(!is_stamped(&path, &id));
-/// stamp(&path, &id).unwrap();
-/// assert!(is_stamped(&path, &id));
-/// ```
-pub fn is_stamped(path: &Path, identity: &FileIdentity) -> bool {
+pub(crate) fn is_stamped(path: &Path, identity: &FileIdentity) -> bool {
     // A stamp is one short line: never read more.
     let mut line = String::new();
     fs::File::open(stamp_path(path))
@@ -266,22 +213,13 @@ pub fn is_stamped(path: &Path, identity: &FileIdentity) -> bool {
 /// same identity may skip the check; any change to the file changes its
 /// identity. Fails where the folder is not writable: the file is then
 /// checked on every open.
-pub fn stamp(path: &Path, identity: &FileIdentity) -> io::Result<()> {
+pub(crate) fn stamp(path: &Path, identity: &FileIdentity) -> io::Result<()> {
     write_atomic(&stamp_path(path), identity.line().as_bytes(), true)
 }
 
 /// [`map_file`], and the identity of the file mapped (taken from the open
 /// file, so it is the one whose bytes the map reads).
-///
-/// ```
-/// let dir = tempfile::tempdir().unwrap();
-/// let path = dir.path().join("x");
-/// std::fs::write(&path, b"bytes").unwrap();
-/// let (map, id) = slidedb::store::map_file_identified(&path).unwrap();
-/// assert_eq!(&map[..], b"bytes");
-/// assert_eq!(id, slidedb::store::FileIdentity::of(&std::fs::metadata(&path).unwrap()));
-/// ```
-pub fn map_file_identified(path: &Path) -> Result<(memmap2::Mmap, FileIdentity), FileError> {
+pub(crate) fn map_file_identified(path: &Path) -> Result<(memmap2::Mmap, FileIdentity), FileError> {
     let io = |source| FileError::Io {
         path: path.to_path_buf(),
         source,
@@ -315,14 +253,79 @@ pub fn map_file_identified(path: &Path) -> Result<(memmap2::Mmap, FileIdentity),
 /// from such bytes can be wrong; `verify` finds it), and a file truncated
 /// in place makes reads past its new end fault (the process gets SIGBUS):
 /// that is the risk every memory-mapped reader takes.
-///
-/// ```
-/// let dir = tempfile::tempdir().unwrap();
-/// let path = dir.path().join("x");
-/// std::fs::write(&path, b"bytes").unwrap();
-/// assert_eq!(&slidedb::store::map_file(&path).unwrap()[..], b"bytes");
-/// assert!(slidedb::store::map_file(dir.path()).is_err()); // a directory
-/// ```
-pub fn map_file(path: &Path) -> Result<memmap2::Mmap, FileError> {
+pub(crate) fn map_file(path: &Path) -> Result<memmap2::Mmap, FileError> {
     map_file_identified(path).map(|(map, _)| map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+
+    #[test]
+    fn pattern_file_prefix_is_the_name_before_the_sizes() {
+        let goal = Board::solved(Shape::new(2, 3).unwrap());
+        assert_eq!(pattern_file_prefix(&goal), "2x3-1-2-3-4-5-0-pdb-");
+    }
+
+    #[test]
+    fn parse_file_name_reads_only_the_names_made() {
+        let goal = Board::solved(Shape::new(4, 4).unwrap());
+        let name = pattern_file_name(&goal, "5-5-5");
+        assert_eq!(
+            parse_file_name(&name),
+            Some((goal, Some("5-5-5".to_string())))
+        );
+        assert_eq!(
+            parse_file_name("2x3-1-2-3-4-5-0.slidedb").map(|(_, s)| s),
+            Some(None)
+        );
+        assert_eq!(parse_file_name("2x3-1-2-3-4-5-0.rare-layers.slidedb"), None);
+        assert_eq!(parse_file_name("notes.txt"), None);
+    }
+
+    #[test]
+    fn a_write_changes_the_identity() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"one").unwrap();
+        let before = FileIdentity::of(&fs::metadata(&path).unwrap());
+        fs::write(&path, b"two!").unwrap();
+        assert_ne!(FileIdentity::of(&fs::metadata(&path).unwrap()), before);
+    }
+
+    #[test]
+    fn side_files_sit_beside_the_table() {
+        assert_eq!(
+            rare_layers_path(Path::new("/d/3x4.slidedb")),
+            Path::new("/d/3x4.rare-layers.slidedb")
+        );
+        assert_eq!(
+            stamp_path(Path::new("/d/3x4.slidedb")),
+            Path::new("/d/.3x4.slidedb.verified")
+        );
+    }
+
+    #[test]
+    fn a_stamp_names_the_identity_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.slidedb");
+        fs::write(&path, b"checked bytes").unwrap();
+        let id = FileIdentity::of(&fs::metadata(&path).unwrap());
+        assert!(!is_stamped(&path, &id));
+        stamp(&path, &id).unwrap();
+        assert!(is_stamped(&path, &id));
+    }
+
+    #[test]
+    fn map_file_maps_regular_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x");
+        fs::write(&path, b"bytes").unwrap();
+        let (map, id) = map_file_identified(&path).unwrap();
+        assert_eq!(&map[..], b"bytes");
+        assert_eq!(id, FileIdentity::of(&fs::metadata(&path).unwrap()));
+        assert_eq!(&map_file(&path).unwrap()[..], b"bytes");
+        assert!(map_file(dir.path()).is_err()); // a directory
+    }
 }

@@ -15,7 +15,7 @@ use crate::board::{Board, MAX_CELLS, Move, Shape};
 /// A symmetry of a board shape onto itself or onto its transpose: flip the
 /// rows, flip the columns, then transpose, each or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Symmetry {
+pub(crate) struct Symmetry {
     from: Shape,
     flip_rows: bool,
     flip_cols: bool,
@@ -23,16 +23,6 @@ pub struct Symmetry {
 }
 
 impl Symmetry {
-    /// The identity of `shape`.
-    pub fn identity(shape: Shape) -> Symmetry {
-        Symmetry {
-            from: shape,
-            flip_rows: false,
-            flip_cols: false,
-            transpose: false,
-        }
-    }
-
     /// The eight maps from `shape`: four onto itself, four onto its
     /// transpose (the same shape when square).
     pub fn all(shape: Shape) -> impl Iterator<Item = Symmetry> {
@@ -42,11 +32,6 @@ impl Symmetry {
             flip_cols: k & 2 != 0,
             transpose: k & 4 != 0,
         })
-    }
-
-    /// The shape it maps from.
-    pub fn from(&self) -> Shape {
-        self.from
     }
 
     /// The shape it maps onto.
@@ -59,13 +44,6 @@ impl Symmetry {
     }
 
     /// Where `cell` of the first shape goes.
-    ///
-    /// ```
-    /// use slidedb::{Shape, symmetry::Symmetry};
-    /// let turn = Symmetry::all(Shape::new(2, 3).unwrap()).last().unwrap(); // flips, then transpose
-    /// assert_eq!(turn.to().to_string(), "3x2");
-    /// assert_eq!(turn.cell(0), 5); // top left to bottom right
-    /// ```
     pub fn cell(&self, cell: usize) -> usize {
         let (rows, cols) = (self.from.rows(), self.from.cols());
         let (mut r, mut c) = (cell / cols, cell % cols);
@@ -285,32 +263,23 @@ impl GoalClass {
     /// What tile `tile` of the goal is called in the canonical goal (both
     /// sit in the same cell once the symmetry has moved the board); `None`
     /// for a number that is no tile of the board.
-    ///
-    /// ```
-    /// use slidedb::symmetry::GoalClass;
-    /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// assert_eq!(class.canonical_tile(0), Some(0)); // the blank stays the blank
-    /// assert_eq!(class.canonical_tile(9), None);
-    /// // The canonical goal's tile in the cell where tile 1 lands.
-    /// let moved = class.to_canonical(class.goal()); // = the canonical goal
-    /// let home = class.from_canonical(&moved);
-    /// assert_eq!(home, *class.goal());
-    /// assert_ne!(class.canonical_tile(1), Some(1)); // renamed: the goal is turned
-    /// ```
-    pub fn canonical_tile(&self, tile: u8) -> Option<u8> {
+    pub(crate) fn canonical_tile(&self, tile: u8) -> Option<u8> {
         ((tile as usize) < self.goal.shape().cells()).then(|| self.rename[tile as usize])
     }
 
-    /// The tile of the goal that the canonical goal calls `tile`: the
-    /// inverse of [`canonical_tile`](GoalClass::canonical_tile); `None` for
+    /// The tile of the goal that the canonical goal calls `tile` (the
+    /// canonical goal is the goal turned and its tiles renamed); `None` for
     /// a number that is no tile of the board.
     ///
     /// ```
     /// use slidedb::symmetry::GoalClass;
     /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// for t in 0..9 {
-    ///     assert_eq!(class.goal_tile(class.canonical_tile(t).unwrap()), Some(t));
-    /// }
+    /// // Each tile of the canonical goal names one of the goal's; the
+    /// // blank is the blank.
+    /// let mut named: Vec<u8> = (0..9).map(|t| class.goal_tile(t).unwrap()).collect();
+    /// assert_eq!(named[0], 0);
+    /// named.sort();
+    /// assert_eq!(named, (0..9).collect::<Vec<u8>>());
     /// assert_eq!(class.goal_tile(40), None);
     /// ```
     pub fn goal_tile(&self, tile: u8) -> Option<u8> {
@@ -319,19 +288,7 @@ impl GoalClass {
     }
 
     /// Moves found toward the canonical goal, as moves toward the goal.
-    ///
-    /// ```
-    /// use slidedb::{Move, symmetry::GoalClass};
-    /// let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
-    /// // A board one move from the canonical goal, and the same board
-    /// // toward the goal: the move back is the move seen through the symmetry.
-    /// let near = class.canonical().apply(Move::Left).unwrap();
-    /// let board = class.from_canonical(&near);
-    /// let mut moves = [Move::Right];
-    /// class.moves_back(&mut moves);
-    /// assert_eq!(board.apply_all(&moves), Some(*class.goal()));
-    /// ```
-    pub fn moves_back(&self, moves: &mut [Move]) {
+    pub(crate) fn moves_back(&self, moves: &mut [Move]) {
         let back = self.symmetry.inverse();
         for m in moves {
             *m = back.moves(*m);
@@ -365,6 +322,34 @@ impl Symmetry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_symmetry_flips_both_then_transposes() {
+        let turn = Symmetry::all(Shape::new(2, 3).unwrap()).last().unwrap();
+        assert_eq!(turn.to().to_string(), "3x2");
+        assert_eq!(turn.cell(0), 5); // top left to bottom right
+    }
+
+    #[test]
+    fn canonical_tiles_and_moves_back() {
+        let class = GoalClass::of(&"0 1 2 3 4 5 6 7 8".parse().unwrap());
+        assert_eq!(class.canonical_tile(0), Some(0)); // the blank stays the blank
+        assert_eq!(class.canonical_tile(9), None);
+        let moved = class.to_canonical(class.goal()); // = the canonical goal
+        assert_eq!(class.from_canonical(&moved), *class.goal());
+        assert_ne!(class.canonical_tile(1), Some(1)); // renamed: the goal is turned
+        for t in 0..9 {
+            assert_eq!(class.goal_tile(class.canonical_tile(t).unwrap()), Some(t));
+        }
+        // A board one move from the canonical goal, and the same board
+        // toward the goal: the move back is the move seen through the
+        // symmetry.
+        let near = class.canonical().apply(Move::Left).unwrap();
+        let board = class.from_canonical(&near);
+        let mut moves = [Move::Right];
+        class.moves_back(&mut moves);
+        assert_eq!(board.apply_all(&moves), Some(*class.goal()));
+    }
 
     #[test]
     fn symmetries_move_moves_with_the_blank() {

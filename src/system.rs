@@ -7,12 +7,7 @@ use std::path::Path;
 
 /// What the system says is available to a new program (Linux's
 /// `MemAvailable`).
-///
-/// ```
-/// # #[cfg(target_os = "linux")]
-/// assert!(slidedb::system::available_memory().unwrap() > 0);
-/// ```
-pub fn available_memory() -> Option<u64> {
+pub(crate) fn available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -20,12 +15,7 @@ pub fn available_memory() -> Option<u64> {
 }
 
 /// The process's address-space limit (`ulimit -v`), if it has one.
-///
-/// ```
-/// // Unlimited in a usual shell; a number under `ulimit -v`.
-/// let _ = slidedb::system::address_space_limit();
-/// ```
-pub fn address_space_limit() -> Option<u64> {
+pub(crate) fn address_space_limit() -> Option<u64> {
     // "Max address space  <soft> <hard> bytes"
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = limits
@@ -40,12 +30,7 @@ pub fn address_space_limit() -> Option<u64> {
 
 /// Free bytes for an unprivileged writer in `folder`; `None` where the
 /// system does not say.
-///
-/// ```
-/// # #[cfg(unix)]
-/// assert!(slidedb::system::free_disk(std::path::Path::new(".")).is_some());
-/// ```
-pub fn free_disk(folder: &Path) -> Option<u64> {
+pub(crate) fn free_disk(folder: &Path) -> Option<u64> {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
@@ -82,4 +67,27 @@ pub(crate) fn prefetch<T>(at: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = at;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn linux_says_the_memory_available() {
+        assert!(available_memory().unwrap() > 0);
+    }
+
+    #[test]
+    fn the_address_space_limit_reads_without_failing() {
+        // Unlimited in a usual shell; a number under `ulimit -v`.
+        let _ = address_space_limit();
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn unix_says_the_free_disk() {
+        assert!(free_disk(Path::new(".")).is_some());
+    }
 }

@@ -11,7 +11,6 @@ use crate::board::Board;
 use crate::format::FileError;
 use crate::rank::Index;
 use crate::solution::{Solution, SolveError};
-use crate::solver::{Algorithm, Heuristic, Solver};
 use crate::symmetry::GoalClass;
 use crate::table::{GenerateError, Table, check_entries, generate};
 
@@ -169,7 +168,7 @@ pub struct Mismatch {
     pub search: Option<u32>,
 }
 
-/// The outcome of [`check_search`].
+/// The outcome of [`check_search_with`].
 #[derive(Clone, Debug, Default)]
 pub struct SearchReport {
     /// Boards checked.
@@ -182,31 +181,10 @@ pub struct SearchReport {
 }
 
 /// Solves the boards at `indices` (of the table's [index](Table::indexer),
-/// seen toward the table's goal) with `algorithm` (in parallel) and checks
-/// each path: it must lead to the table's goal in exactly the table's
-/// distance.
-///
-/// ```
-/// use slidedb::{Algorithm, Board, Heuristic, Shape, generate, verify::check_search};
-/// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
-/// let report = check_search(&table, Algorithm::AStar, Heuristic::Manhattan, 0..table.states());
-/// assert_eq!((report.checked, report.mismatches.len()), (360, 0));
-/// ```
-pub fn check_search<D: AsRef<[u8]> + Sync>(
-    table: &Table<D>,
-    algorithm: Algorithm,
-    heuristic: Heuristic,
-    indices: impl IntoParallelIterator<Item = u64>,
-) -> SearchReport {
-    let solver = Solver::new(table.goal());
-    check_search_with(table, table.goal(), indices, |board| {
-        solver.solve(board, algorithm, heuristic)
-    })
-    .expect("the table serves its own goal")
-}
-
-/// [`check_search`] for any solver toward `goal`, the table's own goal
-/// or another of its class, such as IDA* over pattern databases: `solve`
+/// seen toward the table's goal) with `solve` (in parallel) and checks
+/// each path: it must lead to `goal` in exactly the table's distance
+/// toward it. Any solver, toward the table's own goal or another of its
+/// class, such as IDA* over pattern databases: `solve`
 /// answers toward `goal`. A goal of another class is
 /// [`SolveError::OtherClass`].
 ///
@@ -279,4 +257,22 @@ pub fn check_search_with<D: AsRef<[u8]> + Sync>(
         mismatches: mismatches.into_iter().map(|(_, m)| m).collect(),
         expanded: expanded.into_inner(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+    use crate::solver::{Algorithm, Heuristic, Solver};
+
+    #[test]
+    fn a_star_agrees_with_the_table_on_every_board() {
+        let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+        let solver = Solver::new(table.goal());
+        let report = check_search_with(&table, table.goal(), 0..table.states(), |board| {
+            solver.solve(board, Algorithm::AStar, Heuristic::Manhattan)
+        })
+        .unwrap();
+        assert_eq!((report.checked, report.mismatches.len()), (360, 0));
+    }
 }

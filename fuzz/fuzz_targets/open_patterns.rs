@@ -26,10 +26,9 @@ mod checksums;
 
 use checksums::with_checksums_fixed;
 use libfuzzer_sys::fuzz_target;
+use slidedb::BuiltFor;
 use slidedb::pdb::{Partition, PatternDb};
-use slidedb::rank::placement_count;
-use slidedb::symmetry::Symmetry;
-use slidedb::{Board, MAX_CELLS, Move, SolveError};
+use slidedb::{Board, MAX_CELLS, Move, Shape, SolveError};
 
 /// The largest IDA* bound a near board is solved under.
 const MAX_BOUND: u32 = 12;
@@ -70,7 +69,9 @@ fn exercise(bytes: &[u8]) {
         let layers = db.layers(g);
         let entries = db.entries(g);
         assert_eq!(layers.first(), Some(&1));
-        assert_eq!(entries.len() as u64, placement_count(n, tiles.len()));
+        // n! / (n - k)! placements of the group's k tiles on n cells.
+        let placements: u64 = (n - tiles.len() + 1..=n).map(|x| x as u64).product();
+        assert_eq!(entries.len() as u64, placements);
         assert_eq!(layers.iter().sum::<u64>(), entries.len() as u64);
     }
 
@@ -125,6 +126,30 @@ fn check_solve(db: &PatternDb<&[u8]>, board: &Board, distance: usize, bound: u32
     }
 }
 
+/// The mirrors of `shape` onto itself, each as the cell every cell goes
+/// to: flip the rows, flip the columns, each or not, and for a square
+/// transpose too (the identity first).
+fn mirrors(shape: Shape) -> Vec<Vec<usize>> {
+    let (rows, cols) = (shape.rows(), shape.cols());
+    (0..8u8)
+        .filter(|k| k & 4 == 0 || rows == cols)
+        .map(|k| {
+            (0..shape.cells())
+                .map(|cell| {
+                    let (mut r, mut c) = (cell / cols, cell % cols);
+                    if k & 1 != 0 {
+                        r = rows - 1 - r;
+                    }
+                    if k & 2 != 0 {
+                        c = cols - 1 - c;
+                    }
+                    if k & 4 != 0 { c * rows + r } else { r * cols + c }
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The estimate IDA* searches under (src/pdb/ida.rs): the largest of the
 /// groups' sums for `board` and for each mirror of it, a symmetry that
 /// keeps the goal's blank in place followed by the renaming that maps the
@@ -133,17 +158,17 @@ fn search_estimate(db: &PatternDb<&[u8]>, board: &Board) -> u32 {
     let goal = db.goal();
     let shape = db.shape();
     let n = shape.cells();
-    let identity = Symmetry::identity(shape);
-    Symmetry::all(shape)
-        .filter(|s| *s == identity || (s.to() == shape && s.cell(goal.blank()) == goal.blank()))
+    mirrors(shape)
+        .into_iter()
+        .filter(|s| s[goal.blank()] == goal.blank())
         .map(|s| {
             let mut rename = [0u8; MAX_CELLS];
             for c in 0..n {
-                rename[goal.tile(c) as usize] = goal.tile(s.cell(c));
+                rename[goal.tile(c) as usize] = goal.tile(s[c]);
             }
             let mut tiles = [0u8; MAX_CELLS];
             for c in 0..n {
-                tiles[s.cell(c)] = rename[board.tile(c) as usize];
+                tiles[s[c]] = rename[board.tile(c) as usize];
             }
             db.estimate(&Board::from_tiles(shape, &tiles[..n]).expect("a mirrored board"))
                 .expect("a board of the databases' shape")

@@ -13,6 +13,7 @@ mod checksums;
 
 use checksums::with_checksums_fixed;
 use libfuzzer_sys::fuzz_target;
+use slidedb::BuiltFor;
 use slidedb::{Board, Move, SolveError, Table};
 
 fuzz_target!(|data: &[u8]| {

@@ -1,6 +1,6 @@
 // The table of file faults: what can be wrong with a file's bytes, and the
 // words for each. Generated from the Rust library's table
-// (`slidedb::format::FileFault::ALL`, src/format/faults.rs) by
+// (`slidedb::FileFault::ALL`, src/format/faults.rs) by
 // `SLIDEDB_BLESS=1 cargo test --test integration damaged`, whose test fails
 // while this file differs from it: do not edit it by hand.
 //

@@ -1,6 +1,6 @@
 //! The builders: tables written to files, resumably, and the cluster's
 //! build across processes. Above the tables ([`crate::table`], which never
-//! imports from here) and the searches ([`crate::bfs`]) they run.
+//! imports from here) and the searches (the private `bfs`) they run.
 //!
 //! - `resumable`: the resumable file build ([`build_file`]): the two-bit search
 //!   with checkpoints, segments, disk and memory checks.
@@ -22,14 +22,16 @@ mod resumable;
 mod shards;
 
 pub use crate::table::merge_shards;
+#[cfg(all(test, feature = "cluster"))]
+pub(crate) use cluster::search_distributed;
 #[cfg(feature = "cluster")]
 pub use cluster::{
     Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,
-    Part, ShardSum, owned_ranges, search_cluster, search_distributed, table_from_parts,
+    Part, ShardSum, owned_ranges, search_cluster,
 };
 pub use resumable::{
-    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, ENCODING_CHECKPOINT, WorkFiles,
-    build_file, check_disk_for_table, plan_build, work_files,
+    BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, WorkFiles, build_file,
+    check_disk_for_table, plan_build, work_files,
 };
 #[cfg(feature = "cluster")]
 pub use shards::write_shards;

@@ -269,7 +269,7 @@ impl From<crate::output::WriteError> for BuildError {
 /// Entry encoding of a checkpoint's body: the distances as `residue ^ 3`
 /// (0: not reached), 2 bits an entry in little-endian 64-bit words, then
 /// the frontier bitsets of the deepest layer's blank cells, in cell order.
-pub const ENCODING_CHECKPOINT: u16 = 5;
+pub(crate) const ENCODING_CHECKPOINT: u16 = 5;
 
 /// A checkpoint's metadata (bincode 2, standard configuration).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -518,21 +518,11 @@ impl WorkFiles {
     /// checkpoint itself stays. [`build_file`] calls it whenever it ends;
     /// a program that is stopped by a signal calls it as it exits.
     /// Returns the files it removed.
-    ///
-    /// ```
-    /// use slidedb::build::work_files;
-    /// let dir = tempfile::tempdir().unwrap();
-    /// let files = work_files(&dir.path().join("t.slidedb"));
-    /// std::fs::write(&files.distances, b"x").unwrap();
-    /// std::fs::write(&files.checkpoint, b"y").unwrap();
-    /// assert_eq!(files.remove_scratch(), [files.distances.clone()]);
-    /// assert!(files.checkpoint.exists());
-    /// ```
-    pub fn remove_scratch(&self) -> Vec<PathBuf> {
+    pub(crate) fn remove_scratch(&self) -> Vec<PathBuf> {
         self.remove_scratch_files()
     }
 
-    /// [`remove_scratch`](WorkFiles::remove_scratch) for a program about
+    /// Removes the scratch files (the distances, not the checkpoint) for a program about
     /// to exit (on a signal, say) while a build may still run on other
     /// threads: from this call on, no build in this process creates a
     /// file (one that tries waits for the exit), so none appears behind
@@ -911,5 +901,23 @@ fn folder_of(path: &Path) -> PathBuf {
 fn sync_folder(path: &Path) {
     if let Ok(d) = File::open(folder_of(path)) {
         let _ = d.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remove_scratch_keeps_the_checkpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = work_files(&dir.path().join("t.slidedb"));
+        fs::write(&files.distances, b"x").unwrap();
+        fs::write(&files.checkpoint, b"y").unwrap();
+        assert_eq!(
+            files.remove_scratch(),
+            std::slice::from_ref(&files.distances)
+        );
+        assert!(files.checkpoint.exists());
     }
 }

@@ -36,11 +36,21 @@ use crate::table::shards::{
 /// names the file.
 ///
 /// ```
+/// use std::time::Duration;
 /// use slidedb::{Board, Shape, generate};
-/// use slidedb::build::{merge_shards, search_distributed, write_shards};
+/// use slidedb::build::{Cluster, merge_shards, search_cluster, write_shards};
 /// let dir = tempfile::tempdir().unwrap();
 /// let goal = Board::solved(Shape::new(2, 3).unwrap());
-/// let run = search_distributed(&goal, 2, |_| {}).unwrap();
+/// // Two workers in this process alone: no addresses, no network.
+/// let alone = Cluster {
+///     addresses: Vec::new(),
+///     process: 0,
+///     workers: 2,
+///     connect_timeout: Duration::ZERO,
+///     peer_timeout: Duration::ZERO,
+///     checkpoints: None,
+/// };
+/// let run = search_cluster(&goal, &alone, |_| {}).unwrap();
 /// write_shards(dir.path(), &goal, &run).unwrap();
 /// let merged = dir.path().join("2x3.slidedb");
 /// merge_shards(dir.path(), &merged).unwrap();

@@ -96,18 +96,7 @@ impl<T: BuiltFor> Toward<T> {
 
     /// Like [`new`](Toward::new), for a table or databases already shared:
     /// not copied.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use slidedb::{Board, Shape, Toward, generate};
-    /// let table = Arc::new(generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap());
-    /// let korf: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
-    /// let toward = Toward::shared(table.clone(), &korf).unwrap();
-    /// assert_eq!(toward.distance(&"7 2 4 5 0 6 8 3 1".parse().unwrap()), Ok(Some(26)));
-    /// let centre: Board = "1 2 3 4 0 5 6 7 8".parse().unwrap();
-    /// assert!(Toward::shared(table, &centre).is_err()); // another class
-    /// ```
-    pub fn shared(value: Arc<T>, goal: &Board) -> Result<Self, SolveError> {
+    pub(crate) fn shared(value: Arc<T>, goal: &Board) -> Result<Self, SolveError> {
         if !value.serves(goal) {
             return Err(SolveError::OtherClass {
                 goal: goal.to_string(),
@@ -212,20 +201,7 @@ impl<D: AsRef<[u8]>> Toward<Table<D>> {
     /// each layer of the search from the goal is done, before the last
     /// one's boards are visited (for a progress display: on 2×7 the search
     /// takes minutes).
-    ///
-    /// ```
-    /// use std::ops::ControlFlow;
-    /// use slidedb::{Board, Shape, Toward, generate};
-    /// let goal = Board::solved(Shape::EIGHT);
-    /// let table = Toward::new(generate(&goal, |_| {}).unwrap(), &goal).unwrap();
-    /// let (mut layers, mut boards) = (0, 0);
-    /// table.layer_reporting(31, |_| {
-    ///     boards += 1;
-    ///     ControlFlow::Continue(())
-    /// }, |_, _| layers += 1).unwrap();
-    /// assert_eq!((layers, boards), (32, 2));
-    /// ```
-    pub fn layer_reporting(
+    pub(crate) fn layer_reporting(
         &self,
         distance: u32,
         visit: impl FnMut(Board) -> ControlFlow<()>,
@@ -617,5 +593,44 @@ impl Engine {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+    use crate::table::generate;
+    use std::ops::ControlFlow;
+
+    #[test]
+    fn a_shared_table_answers_toward_goals_of_its_class_only() {
+        let table = Arc::new(generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap());
+        let korf: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+        let toward = Toward::shared(table.clone(), &korf).unwrap();
+        assert_eq!(
+            toward.distance(&"7 2 4 5 0 6 8 3 1".parse().unwrap()),
+            Ok(Some(26))
+        );
+        let centre: Board = "1 2 3 4 0 5 6 7 8".parse().unwrap();
+        assert!(Toward::shared(table, &centre).is_err()); // another class
+    }
+
+    #[test]
+    fn layer_reporting_reports_every_layer_listed() {
+        let goal = Board::solved(Shape::EIGHT);
+        let table = Toward::new(generate(&goal, |_| {}).unwrap(), &goal).unwrap();
+        let (mut layers, mut boards) = (0, 0);
+        table
+            .layer_reporting(
+                31,
+                |_| {
+                    boards += 1;
+                    ControlFlow::Continue(())
+                },
+                |_, _| layers += 1,
+            )
+            .unwrap();
+        assert_eq!((layers, boards), (32, 2));
     }
 }

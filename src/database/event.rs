@@ -67,7 +67,7 @@ pub enum Event {
         bytes: u64,
         /// How long the check took.
         elapsed: Duration,
-        /// Whether a stamp now records it ([`store::stamp`](crate::store::stamp)), so that later
+        /// Whether a stamp beside it now records it, so that later
         /// opens skip the check until the file changes; `false` where the
         /// folder is not writable (the file is then checked on every open).
         stamped: bool,

@@ -113,14 +113,7 @@ pub struct Size {
 
 /// Every board size slidedb knows, smallest first, each beside its
 /// transpose: rows and columns of at least 2, up to [`MAX_CELLS`] cells.
-///
-/// ```
-/// let shapes = slidedb::database::every_shape();
-/// assert_eq!(shapes.first().unwrap().to_string(), "2x2");
-/// assert!(shapes.iter().any(|s| s.to_string() == "2x7"));
-/// assert_eq!(shapes.last().unwrap().to_string(), "5x5");
-/// ```
-pub fn every_shape() -> Vec<Shape> {
+pub(crate) fn every_shape() -> Vec<Shape> {
     let mut shapes: Vec<Shape> = (2..=MAX_CELLS / 2)
         .flat_map(|rows| (2..=MAX_CELLS / 2).filter_map(move |cols| Shape::new(rows, cols).ok()))
         .collect();
@@ -227,5 +220,18 @@ impl Database {
             true => Some(AnsweredBy::Patterns),
             false => (shape.cells() <= MAX_FALLBACK_CELLS).then_some(AnsweredBy::Search),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shape_runs_from_2x2_to_5x5() {
+        let shapes = every_shape();
+        assert_eq!(shapes.first().unwrap().to_string(), "2x2");
+        assert!(shapes.iter().any(|s| s.to_string() == "2x7"));
+        assert_eq!(shapes.last().unwrap().to_string(), "5x5");
     }
 }

@@ -46,7 +46,7 @@ use engine::EngineKind;
 pub use engine::{Engine, ExactBy, Method, Toward};
 pub use error::DatabaseError;
 pub use event::{Event, Source};
-pub use folder::{AnsweredBy, DataFile, Holds, Size, every_shape};
+pub use folder::{AnsweredBy, DataFile, Holds, Size};
 use slots::{FolderMark, Looked, Slots, lock};
 
 use crate::board::{Board, Shape};
@@ -66,7 +66,7 @@ use crate::table::{MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, PathCount, Probe, RareL
 pub const MAX_FALLBACK_CELLS: usize = 16;
 /// Tables of at least this many boards (3×4, 2×6 and up) keep their rare
 /// layers in a file beside them, once listed.
-pub const SAVED_RARE_LAYERS_STATES: u64 = 1 << 24;
+pub(crate) const SAVED_RARE_LAYERS_STATES: u64 = 1 << 24;
 
 /// Boards up to this many cells get their table built on first use, by
 /// default (every table of up to 9 cells builds in milliseconds).
@@ -214,7 +214,7 @@ impl DatabaseBuilder {
 
     /// Whether a file's body is checked in full against its checksum the
     /// first time it is opened since it last changed [default: `true`]. A stamp beside the
-    /// file ([`store::stamp`]) records each check, keyed by the file's
+    /// file (`.NAME.verified`) records each check, keyed by the file's
     /// identity (device, inode, size, modification and change times), so a
     /// later open, in this process or another, skips it until the file
     /// changes: no answer comes from bytes not checked since. `false` skips
@@ -226,7 +226,7 @@ impl DatabaseBuilder {
 
     /// The memory each search may use for the boards it remembers (see
     /// [`Solver::with_memory`]) [default:
-    /// [`default_search_memory`](crate::solver::default_search_memory)].
+    /// half the memory available, less under an address-space limit].
     pub fn search_memory(mut self, bytes: u64) -> DatabaseBuilder {
         self.search_memory = bytes;
         self

@@ -17,7 +17,7 @@ use std::fmt;
 /// [`advice`](FileFault::advice).
 ///
 /// ```
-/// use slidedb::format::FileFault;
+/// use slidedb::FileFault;
 /// assert_eq!(FileFault::BadMagic.advice(), "check the path");
 /// assert!(FileFault::ALL.contains(&FileFault::NewerVersion));
 /// ```

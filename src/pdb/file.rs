@@ -12,7 +12,7 @@ use crate::symmetry::GoalClass;
 use super::Partition;
 
 /// Entry encoding 2: one byte an entry, the value itself.
-pub const ENCODING_BYTE: u16 = 2;
+pub(crate) const ENCODING_BYTE: u16 = 2;
 
 /// What a pattern databases file's metadata section holds (bincode 2,
 /// standard configuration); `FORMAT.md` lists the fields.

@@ -34,8 +34,6 @@ mod ida;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-pub use file::ENCODING_BYTE;
-
 use crate::board::{Board, MAX_CELLS, Move, Shape};
 use crate::format::FileError;
 use crate::rank::{placement_count, placement_rank};
@@ -46,13 +44,13 @@ use crate::symmetry::{BuiltFor, GoalClass};
 
 /// The most tiles in one group (8 tiles on 16 cells: 16!/8! =
 /// 518,918,400 one-byte entries).
-pub const MAX_GROUP_TILES: usize = 8;
+pub(crate) const MAX_GROUP_TILES: usize = 8;
 
 /// The most entries one group may have: 518,918,400, the 8 tiles of 16
 /// cells (on 25 cells, 6 tiles have 127,512,000 and 7 have 2.4 × 10^9,
 /// too many). Its search takes `2^⌈log2(n − k)⌉ / 4 + 1` bytes an entry:
 /// 3 for 8 tiles on 16 cells, 9 for 6 tiles on 25.
-pub const MAX_GROUP_ENTRIES: u64 = 518_918_400;
+pub(crate) const MAX_GROUP_ENTRIES: u64 = 518_918_400;
 
 /// Why a partition is not usable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -100,7 +98,7 @@ pub struct Partition {
 
 impl Partition {
     /// Groups of tiles of `shape`: each non-empty, at most
-    /// [`MAX_GROUP_TILES`] tiles, no tile twice, no blank. They need not
+    /// 8 tiles, no tile twice, no blank. They need not
     /// cover every tile (the rest count nothing). Each group is sorted.
     ///
     /// ```
@@ -751,7 +749,9 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     }
 
     /// Group `group`'s entries (`group` below the partition's length),
-    /// indexed by [`placement_rank`] of its tiles' cells toward the
+    /// indexed by the rank of the placement of its tiles' cells (the
+    /// mixed-radix number whose digit `i` is cell `i` less the earlier
+    /// cells below it, radix `n − i`, the first most significant) toward the
     /// indexed goal (the tiles of
     /// [`indexed_partition`](PatternDb::indexed_partition), ascending).
     ///
@@ -916,8 +916,10 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
 impl PatternDb<memmap2::Mmap> {
     /// Memory-maps a pattern database file and opens it with
     /// [`PatternDb::new`] (the body checksum is not checked; see
-    /// [`PatternDb::verify`]). What a map reads if the file is changed under
-    /// it is said at [`map_file`].
+    /// [`PatternDb::verify`]). As for any map, a file changed in place by another program while it is mapped changes
+    /// what the map reads, and one truncated in place makes reads past its
+    /// new end fault (SIGBUS), the risk of every memory-mapped reader;
+    /// slidedb itself only renames new files over old ones.
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb, write_atomic};

@@ -13,7 +13,7 @@ use super::MAX_TABLE_CELLS;
 
 /// Entry encoding 1: 2 bits an entry, the distance mod 3, four a byte,
 /// entry `i` in bits `2·(i mod 4)` of byte `i / 4`; `3` marks no state.
-pub const ENCODING_MOD3: u16 = 1;
+pub(crate) const ENCODING_MOD3: u16 = 1;
 /// The most hardest states the metadata lists.
 pub const MAX_HARDEST: usize = 1000;
 

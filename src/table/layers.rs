@@ -33,8 +33,8 @@ use crate::bfs::MAX_IN_MEMORY_CELLS;
 use crate::bfs::{LayerBoards, sweep};
 
 /// The boards of a table's rare layers, as indexes, to draw from them
-/// directly: a layer is rare when it holds at most
-/// [`RareLayers::threshold`] boards. Built once per table (the search of
+/// directly: a layer is rare when it holds at most 1/256 of the table's
+/// boards, or 65,536 if that is more, or 16,777,216 if that is less. Built once per table (the search of
 /// [`Table::layer`], up to the deepest rare layer wanted); 8 bytes a board
 /// listed (3×3: every layer, 1.5 MB; 3×4: the layers up to 23 moves and
 /// from 47, about 2.6 M boards, 21 MB).
@@ -57,14 +57,7 @@ impl RareLayers {
     /// most 2^24 (on 2×7 the rare layers then hold 88 M boards, a 0.7 GB
     /// list; the layers above it are drawn from by rejection, at least 1
     /// board in 2,600 of them).
-    ///
-    /// ```
-    /// use slidedb::table::RareLayers;
-    /// assert_eq!(RareLayers::threshold(239_500_800), 935_550);
-    /// assert_eq!(RareLayers::threshold(181_440), 65_536);
-    /// assert_eq!(RareLayers::threshold(43_589_145_600), 16_777_216);
-    /// ```
-    pub fn threshold(states: u64) -> u64 {
+    pub(crate) fn threshold(states: u64) -> u64 {
         (states / 256).clamp(1 << 16, 1 << 24)
     }
 
@@ -85,15 +78,7 @@ impl RareLayers {
     /// Like [`build`](RareLayers::build), calling `on_layer(depth, boards)`
     /// as each layer of the search from the goal is done (for a progress
     /// display: on 2×7 the search takes minutes).
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate, table::RareLayers};
-    /// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
-    /// let mut seen = Vec::new();
-    /// RareLayers::build_reporting(&table, 3, |depth, boards| seen.push((depth, boards))).unwrap();
-    /// assert_eq!(seen, [(0, 1), (1, 2), (2, 3), (3, 5)]);
-    /// ```
-    pub fn build_reporting<D: AsRef<[u8]>>(
+    pub(crate) fn build_reporting<D: AsRef<[u8]>>(
         table: &Table<D>,
         upto: u32,
         mut on_layer: impl FnMut(u32, u64),
@@ -394,15 +379,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Whether drawing from `distances` needs [`RareLayers`] (built up to
     /// the returned distance) to be fast: `Some(deepest)` when the range
     /// holds fewer boards than [`RareLayers::threshold`], and some at all.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// assert_eq!(table.rare_layers_needed(31..=40), Some(31));
-    /// assert_eq!(table.rare_layers_needed(0..=31), None);
-    /// assert_eq!(table.rare_layers_needed(32..=40), None); // no board there
-    /// ```
-    pub fn rare_layers_needed(&self, distances: RangeInclusive<u32>) -> Option<u32> {
+    pub(crate) fn rare_layers_needed(&self, distances: RangeInclusive<u32>) -> Option<u32> {
         let (lo, hi) = self.clamp(&distances)?;
         let total = self.layers()[lo as usize..=hi as usize].iter().sum::<u64>();
         (total <= RareLayers::threshold(self.states())).then_some(hi)
@@ -421,11 +398,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// to `class`'s goal lies in `distances`, or `None` if there is none.
     /// The same `rng` state gives the same board on every machine.
     ///
-    /// `rare` makes rare ranges fast ([`rare_layers_needed`] says when);
+    /// `rare` makes ranges that reach only rare layers fast;
     /// without it they are still drawn, uniformly, by drawing boards until
     /// one falls in the range, which can take millions of draws.
-    ///
-    /// [`rare_layers_needed`]: Table::rare_layers_needed
     pub(crate) fn random_toward(
         &self,
         class: &GoalClass,
@@ -485,12 +460,10 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// A board drawn uniformly at random among all boards whose distance
     /// to the table's goal lies in `distances`, or `None` if there is
     /// none; the same `rng` state gives the same board on every machine.
-    /// `rare` makes rare ranges fast ([`rare_layers_needed`] says when);
+    /// `rare` makes ranges that reach only rare layers fast;
     /// without it they are still drawn, uniformly, by drawing boards until
     /// one falls in the range, which can take millions of draws. Toward
     /// another goal of the class: [`Toward::random`](crate::Toward::random).
-    ///
-    /// [`rare_layers_needed`]: Table::rare_layers_needed
     ///
     /// ```
     /// use slidedb::{Board, Shape, generate, random::SplitMix64, table::RareLayers};
@@ -507,5 +480,35 @@ impl<D: AsRef<[u8]>> Table<D> {
         rng: &mut SplitMix64,
     ) -> Result<Option<Board>, SolveError> {
         self.random_toward(&self.class, distances, rare, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Shape};
+    use crate::table::generate;
+
+    #[test]
+    fn build_reporting_reports_each_layer_listed() {
+        let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+        let mut seen = Vec::new();
+        RareLayers::build_reporting(&table, 3, |depth, boards| seen.push((depth, boards))).unwrap();
+        assert_eq!(seen, [(0, 1), (1, 2), (2, 3), (3, 5)]);
+    }
+
+    #[test]
+    fn thresholds_by_states() {
+        assert_eq!(RareLayers::threshold(239_500_800), 935_550);
+        assert_eq!(RareLayers::threshold(181_440), 65_536);
+        assert_eq!(RareLayers::threshold(43_589_145_600), 16_777_216);
+    }
+
+    #[test]
+    fn rare_layers_are_needed_for_the_rare_distances_only() {
+        let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+        assert_eq!(table.rare_layers_needed(31..=40), Some(31));
+        assert_eq!(table.rare_layers_needed(0..=31), None);
+        assert_eq!(table.rare_layers_needed(32..=40), None); // no board there
     }
 }

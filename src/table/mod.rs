@@ -17,14 +17,14 @@ pub(crate) mod shards;
 
 use std::path::Path;
 
-pub use crate::bfs::{GenerateError, Layer, MAX_HARDEST, MAX_IN_MEMORY_CELLS};
+pub(crate) use crate::bfs::MAX_HARDEST;
+pub use crate::bfs::{GenerateError, Layer, MAX_IN_MEMORY_CELLS};
 pub(crate) use entries::check_entries;
-pub use file::ENCODING_MOD3;
 pub use generate::{generate, generate_two_bit};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
 pub use save::{SaveError, merge_shards};
-pub use shards::{MANIFEST_NAME, ShardError, shard_name};
+pub use shards::{MANIFEST_NAME, ShardError};
 
 use crate::board::{Adjacency, Board, Move};
 use crate::format::FileError;
@@ -131,12 +131,7 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// Whether the table is a directory of shards
     /// ([`Table::open_sharded`]).
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, generate};
-    /// assert!(!generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap().is_sharded());
-    /// ```
-    pub fn is_sharded(&self) -> bool {
+    pub(crate) fn is_sharded(&self) -> bool {
         self.shards.is_some()
     }
 
@@ -290,15 +285,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// The distance mod 3 stored for `index` (3 for an index past the
     /// end): the entry of the board toward the indexed goal that
     /// [`indexer`](Table::indexer) ranks there.
-    ///
-    /// ```
-    /// use slidedb::{Board, BuiltFor, Shape, generate};
-    /// let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
-    /// let at_goal = table.indexer().rank(table.indexed_goal()).unwrap();
-    /// assert_eq!(table.residue(at_goal), 0);
-    /// ```
     #[inline]
-    pub fn residue(&self, index: Index) -> u8 {
+    pub(crate) fn residue(&self, index: Index) -> u8 {
         match &self.shards {
             Some(shards) => shards.residue(index.0),
             None => residue_in(self.body_bytes(), index.0),
@@ -526,19 +514,7 @@ impl Table<Vec<u8>> {
     /// (run, range, length and CRC-32 as listed) in time independent of
     /// the bodies' size, and memory-maps the shards; [`Table::verify`]
     /// checks the bodies. It answers as the merged table does.
-    ///
-    /// ```
-    /// use slidedb::{Board, Shape, Table, generate};
-    /// use slidedb::build::{search_distributed, write_shards};
-    /// let dir = tempfile::tempdir().unwrap();
-    /// let goal = Board::solved(Shape::new(3, 3).unwrap());
-    /// write_shards(dir.path(), &goal, &search_distributed(&goal, 3, |_| {}).unwrap()).unwrap();
-    /// let sharded = Table::open_sharded(dir.path()).unwrap();
-    /// sharded.verify().unwrap();
-    /// let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
-    /// assert_eq!(sharded.distance(&board).unwrap(), Some(31));
-    /// ```
-    pub fn open_sharded(dir: &Path) -> Result<Table<Vec<u8>>, ShardError> {
+    pub(crate) fn open_sharded(dir: &Path) -> Result<Table<Vec<u8>>, ShardError> {
         let (manifest, bodies, bytes) = shards::open_shards(dir, false)?;
         let class = manifest.goals.class().expect("a checked manifest");
         let indexed = *class.canonical();
@@ -565,8 +541,10 @@ impl Table<Vec<u8>> {
 
 impl Table<memmap2::Mmap> {
     /// Memory-maps a table file and opens it with [`Table::new`] (the body
-    /// checksum is not checked; see [`Table::verify`]). What a map reads if
-    /// the file is changed under it is said at [`map_file`].
+    /// checksum is not checked; see [`Table::verify`]). As for any map, a file changed in place by another program while it is mapped changes
+    /// what the map reads, and one truncated in place makes reads past its
+    /// new end fault (SIGBUS), the risk of every memory-mapped reader;
+    /// slidedb itself only renames new files over old ones.
     ///
     /// ```
     /// use slidedb::{Board, Shape, Table, generate, write_atomic};
@@ -638,5 +616,42 @@ pub(crate) fn metadata(class: &GoalClass, layers: Vec<u64>, hardest: &[Board]) -
 impl<D: AsRef<[u8]>> BuiltFor for Table<D> {
     fn class(&self) -> &GoalClass {
         &self.class
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+
+    #[test]
+    fn a_generated_table_is_not_sharded() {
+        let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
+        assert!(!table.is_sharded());
+    }
+
+    #[test]
+    fn the_goal_is_at_residue_zero() {
+        let table = generate(&Board::solved(Shape::EIGHT), |_| {}).unwrap();
+        let at_goal = table.indexer().rank(table.indexed_goal()).unwrap();
+        assert_eq!(table.residue(at_goal), 0);
+    }
+
+    #[test]
+    #[cfg(feature = "cluster")]
+    fn a_sharded_table_reads_as_the_table() {
+        use crate::build::{search_distributed, write_shards};
+        let dir = tempfile::tempdir().unwrap();
+        let goal = Board::solved(Shape::new(3, 3).unwrap());
+        write_shards(
+            dir.path(),
+            &goal,
+            &search_distributed(&goal, 3, |_| {}).unwrap(),
+        )
+        .unwrap();
+        let sharded = Table::open_sharded(dir.path()).unwrap();
+        sharded.verify().unwrap();
+        let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+        assert_eq!(sharded.distance(&board).unwrap(), Some(31));
     }
 }

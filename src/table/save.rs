@@ -44,7 +44,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// returns its length: atomically (a hidden temporary file in `path`'s
     /// folder, which must exist, renamed into place); an existing file is
     /// replaced only if `overwrite`. A sharded table
-    /// ([`open_sharded`](Table::open_sharded)) is merged from its
+    /// (a folder of shards and their manifest) is merged from its
     /// directory, each shard checked against the manifest; if the
     /// directory changed since the table was opened, that is
     /// [`SaveError::Changed`] and nothing is written.

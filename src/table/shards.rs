@@ -24,11 +24,7 @@ use crate::output::WriteError;
 pub const MANIFEST_NAME: &str = "manifest.slidedb";
 
 /// The name of worker `worker`'s shard (of `workers`) in the directory.
-///
-/// ```
-/// assert_eq!(slidedb::table::shard_name(2, 3), "shard-2-of-3.slidedb");
-/// ```
-pub fn shard_name(worker: usize, workers: usize) -> String {
+pub(crate) fn shard_name(worker: usize, workers: usize) -> String {
     format!("shard-{worker}-of-{workers}.slidedb")
 }
 
@@ -431,4 +427,14 @@ pub(crate) fn hardest_boards(manifest: &ManifestMetadata) -> Vec<Board> {
         .iter()
         .map(|&i| indexer.unrank(Index(i)).expect("checked below states"))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_named_by_worker_and_workers() {
+        assert_eq!(shard_name(2, 3), "shard-2-of-3.slidedb");
+    }
 }

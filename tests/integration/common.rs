@@ -12,6 +12,18 @@ use std::time::{Duration, Instant};
 
 use slidedb::{Board, Move, Shape};
 
+/// The format version FORMAT.md's header table gives (offset 10): the
+/// tests state the spec's numbers themselves, so a library that drifted
+/// from the spec fails them.
+pub const FORMAT_VERSION: u16 = 2;
+
+/// The header's length, FORMAT.md's "Header (64 bytes)".
+pub const HEADER_LEN: usize = 64;
+
+/// The most metadata a file may hold, FORMAT.md's "at most 1 MiB
+/// (1,048,576)" (header offset 32).
+pub const MAX_METADATA_LEN: u64 = 1 << 20;
+
 /// Whether `moves` lead from `board` to `goal`.
 pub fn leads_to(board: &Board, moves: &[Move], goal: &Board) -> bool {
     board.apply_all(moves) == Some(*goal)

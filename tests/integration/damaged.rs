@@ -13,10 +13,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::HEADER_LEN;
 use serde_json::{Value, json};
-use slidedb::format::{FileError, FileFault, HEADER_LEN};
 use slidedb::pdb::{self, Partition, PatternDb};
 use slidedb::{Board, Shape, Table, generate};
+use slidedb::{FileError, FileFault};
 
 /// The folder of the damaged files.
 fn folder() -> PathBuf {
@@ -348,7 +349,7 @@ fn faults_js() -> String {
     let mut out = String::from(
         "// The table of file faults: what can be wrong with a file's bytes, and the\n\
          // words for each. Generated from the Rust library's table\n\
-         // (`slidedb::format::FileFault::ALL`, src/format/faults.rs) by\n\
+         // (`slidedb::FileFault::ALL`, src/format/faults.rs) by\n\
          // `SLIDEDB_BLESS=1 cargo test --test integration damaged`, whose test fails\n\
          // while this file differs from it: do not edit it by hand.\n\
          //\n\

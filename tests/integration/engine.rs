@@ -7,7 +7,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use slidedb::pdb::{self, Partition};
-use slidedb::{Board, Database, Event, Method, Shape, store};
+use slidedb::{Board, Database, Event, Method, Shape};
 
 /// While one class's table is being built (held at its `Built` event until
 /// the test lets it go), a lookup in another class's open table answers.
@@ -86,7 +86,9 @@ fn pattern_databases_built_later_are_found() {
         |_| {},
     )
     .unwrap();
-    let path = dir.path().join(store::pattern_file_name(&goal, "4-4-4-3"));
+    let path = dir
+        .path()
+        .join(slidedb::pattern_file_name(&goal, "4-4-4-3"));
     std::fs::write(&path, built.as_bytes()).unwrap();
 
     // Found once the folder's change is seen (at once where modification
@@ -116,9 +118,9 @@ fn a_renamed_table_is_refused_with_the_name_it_should_have() {
     let bytes = slidedb::generate(&two_by_three, |_| {})
         .unwrap()
         .into_inner();
-    let own = store::default_file_name(&two_by_three);
+    let own = slidedb::default_file_name(&two_by_three);
     let three_by_two = Board::solved(Shape::new(3, 2).unwrap());
-    let renamed = dir.path().join(store::default_file_name(&three_by_two));
+    let renamed = dir.path().join(slidedb::default_file_name(&three_by_two));
     assert_ne!(renamed, dir.path().join(&own));
     std::fs::write(&renamed, &bytes).unwrap();
     let db = Database::builder()
@@ -146,7 +148,7 @@ fn a_renamed_table_is_refused_with_the_name_it_should_have() {
     assert!(db.engine(&three_by_two, Method::Exact).is_ok());
     // Under the 8-puzzle's name: it holds another class's table.
     let eight = Board::solved(Shape::EIGHT);
-    let wrong = dir.path().join(store::default_file_name(&eight));
+    let wrong = dir.path().join(slidedb::default_file_name(&eight));
     std::fs::write(&wrong, &bytes).unwrap();
     let Err(e) = db.engine(&eight, Method::Exact) else {
         panic!("refused")

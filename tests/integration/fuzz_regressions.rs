@@ -3,8 +3,8 @@
 //! `Shape::from_str`. Each must be an error (or a valid answer), never a
 //! panic, a hang or a huge allocation.
 
+use crate::common::{FORMAT_VERSION, HEADER_LEN, MAX_METADATA_LEN};
 use slidedb::BuiltFor;
-use slidedb::format::{FORMAT_VERSION, HEADER_LEN, MAX_METADATA_LEN};
 use slidedb::{Board, BoardError, FileError, Shape, Table};
 
 /// bincode 2's standard variable-length integer.

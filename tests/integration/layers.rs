@@ -49,9 +49,10 @@ const FRONT_DIRS: &[&str] = &["cli/src", "python/src"];
 /// because it holds the rules every front's `--out` shares (the atomic
 /// write, what `--force` may replace, the folders made): a front that
 /// writes a file a user named follows them rather than copying them.
-/// Every other module (`store`, `format`, `rank`, `symmetry`, `bfs`,
-/// `table`, `pdb`, `system`, `build`) is the library's inside: a front
-/// that needs one of them copies a policy the library should own.
+/// Every other public module (`rank`, `symmetry`, `table`, `pdb`,
+/// `build`) is the library's inside: a front that needs one of them
+/// copies a policy the library should own. The private modules (`store`,
+/// `format`, `bfs`, `system`, `goals`) cannot be named outside at all.
 const FRONT_MODULES: &[&str] = &[
     "board", "database", "request", "records", "words", "random", "solution", "search", "solver",
     "verify", "output",

@@ -1,8 +1,9 @@
 //! The file format: bytes round-trip, and every kind of damage is an error
 //! on open (or on verify, for the body), never a panic or an answer.
 
+use crate::common::{FORMAT_VERSION, HEADER_LEN};
 use slidedb::BuiltFor;
-use slidedb::format::{FORMAT_VERSION, HEADER_LEN, Section};
+use slidedb::Section;
 use slidedb::{Board, FileError, Shape, Table, generate};
 
 fn small() -> Vec<u8> {

@@ -483,7 +483,12 @@ fn three_by_four_queries() {
         .path()
         .join(slidedb::default_file_name(&Board::solved(shape)));
     slidedb::write_atomic(&path, table.as_bytes(), false).unwrap();
-    let side = slidedb::store::rare_layers_path(&path);
+    // FORMAT.md names the side file: `NAME.rare-layers.slidedb` beside the
+    // table `NAME.slidedb`.
+    let side = dir.path().join(format!(
+        "{}.rare-layers.slidedb",
+        path.file_stem().unwrap().to_str().unwrap()
+    ));
     let searches = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let open = || {
         let searches = searches.clone();

@@ -79,6 +79,7 @@ pub(crate) mod checkpoint;
 mod link;
 mod network;
 mod owned;
+#[cfg(test)]
 mod parts;
 mod stop;
 mod worker;
@@ -88,7 +89,8 @@ use crate::table::MAX_TABLE_CELLS;
 use checkpoint::{Expect, Saved, checkpoint_name, read_checkpoint};
 use link::{Allocators, Heartbeat, networked};
 use network::{Held, connect, fingerprint};
-pub use parts::table_from_parts;
+#[cfg(test)]
+use parts::table_from_parts;
 use stop::Stop;
 use worker::{Setup, run_workers};
 
@@ -255,7 +257,7 @@ pub struct Part {
     /// every tile order of `range`, 2 bits each (low bits first), each
     /// cell's run padded with zero bits to a whole byte.
     pub entries: Vec<u8>,
-    /// The first [`MAX_HARDEST`](crate::bfs::MAX_HARDEST) boards it owns
+    /// The first 1,000 boards it owns
     /// of the deepest layer, in index order.
     pub hardest: Vec<Index>,
 }
@@ -276,7 +278,7 @@ pub struct Distributed {
     pub run: u64,
     /// The layer this search went on from, if it started from checkpoints.
     pub resumed: Option<u32>,
-    /// The first [`MAX_HARDEST`](crate::bfs::MAX_HARDEST) boards of the
+    /// The first 1,000 boards of the
     /// deepest layer, over all workers, in index order.
     pub hardest: Vec<Index>,
     /// Every worker's part, in worker order (this process's and the
@@ -313,16 +315,8 @@ pub fn owned_ranges(per_blank: u64, workers: usize) -> Vec<Range<u64>> {
 /// Runs the search toward `goal`'s class on `workers` threads of this
 /// process, calling `on_event` as it goes; no checkpoints (see
 /// [`search_cluster`] with no addresses for those).
-///
-/// ```
-/// use slidedb::{Board, Shape, generate};
-/// use slidedb::build::search_distributed;
-/// let goal = Board::solved(Shape::new(2, 3).unwrap());
-/// let run = search_distributed(&goal, 3, |_| {}).unwrap();
-/// assert_eq!(run.parts.len(), 3);
-/// assert_eq!(run.layers, generate(&goal, |_| {}).unwrap().layers());
-/// ```
-pub fn search_distributed(
+#[cfg(test)]
+pub(crate) fn search_distributed(
     goal: &Board,
     workers: usize,
     on_event: impl Fn(&ClusterEvent) + Send + Sync + 'static,

@@ -11,16 +11,7 @@ use super::Part;
 /// The table the parts of a finished search make, byte for byte the one
 /// [`generate`](crate::table::generate()) builds: `parts` are every worker's, in
 /// any order.
-///
-/// ```
-/// use slidedb::{Board, Shape, generate};
-/// use slidedb::build::{search_distributed, table_from_parts};
-/// let goal = Board::solved(Shape::new(2, 3).unwrap());
-/// let run = search_distributed(&goal, 2, |_| {}).unwrap();
-/// let table = table_from_parts(&goal, &run.layers, &run.parts);
-/// assert_eq!(table.as_bytes(), generate(&goal, |_| {}).unwrap().as_bytes());
-/// ```
-pub fn table_from_parts(goal: &Board, layers: &[u64], parts: &[Part]) -> Table<Vec<u8>> {
+pub(super) fn table_from_parts(goal: &Board, layers: &[u64], parts: &[Part]) -> Table<Vec<u8>> {
     let class = GoalClass::of(goal);
     let indexer = Indexer::new(class.canonical());
     let per_blank = indexer.per_blank();

@@ -791,6 +791,8 @@ mod tests {
             for workers in [1, 2, 3, 5] {
                 let run = search_distributed(&goal, workers, |_| {}).unwrap();
                 assert_eq!(run.layers, expected.layers(), "{goal} on {workers}");
+                // One process: the parts of every worker.
+                assert_eq!(run.parts.len(), workers, "{goal} on {workers}");
                 let table = table_from_parts(&goal, &run.layers, &run.parts);
                 assert!(
                     table.as_bytes() == expected.as_bytes(),
