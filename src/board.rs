@@ -150,6 +150,14 @@ pub enum BoardError {
     /// Separators given, but only some cells split by them, e.g. `12 3,4`.
     #[error("mixed separators: split cells by spaces or by commas, not both")]
     MixedSeparators,
+    /// A metric that is neither `single` nor `multi`.
+    #[error(
+        "no metric {text:?}: write single (a move slides one tile one cell) or multi (a move slides the blank any distance along its row or column)"
+    )]
+    UnknownMetric {
+        /// The text given, as [`shown_token`] shows it.
+        text: String,
+    },
 }
 
 /// The size of a board: rows and columns, each at least 2, at most
@@ -329,6 +337,215 @@ impl Move {
 /// ```
 pub fn moves_to_string(moves: &[Move]) -> String {
     moves.iter().map(|m| m.letter()).collect()
+}
+
+/// How moves are counted: the metric every distance is in.
+///
+/// In the single-tile metric (the default) a move slides one tile one
+/// cell: the blank travels one cell. In the multi-tile metric, the one
+/// that people who race these puzzles count beside it, a move slides the
+/// blank any number of cells along its row or its column, shifting every
+/// tile in between by one: `rrr` is three moves in one and one in the
+/// other. A path of the blank is written the same way in both (one letter
+/// a cell); [`Metric::moves_in`] counts its moves, and
+/// [`Metric::group`] splits it into the metric's moves.
+///
+/// ```
+/// use slidedb::Metric;
+/// let multi: Metric = "multi".parse().unwrap();
+/// assert_eq!(multi, Metric::Multi);
+/// assert_eq!(Metric::default(), Metric::Single);
+/// assert_eq!("mtm".parse::<Metric>().unwrap(), Metric::Multi);
+/// assert_eq!(multi.to_string(), "multi");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Metric {
+    /// A move slides one tile one cell.
+    #[default]
+    Single,
+    /// A move slides the blank any number of cells along its row or
+    /// column.
+    Multi,
+}
+
+impl Metric {
+    /// Both metrics, the default first.
+    pub const ALL: [Metric; 2] = [Metric::Single, Metric::Multi];
+
+    /// The metric's name as every front end writes it: `single` or
+    /// `multi`.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Metric::Multi.name(), "multi");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Single => "single",
+            Metric::Multi => "multi",
+        }
+    }
+
+    /// Its name in a sentence: `single-tile` or `multi-tile`.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Metric::Multi.adjective(), "multi-tile");
+    /// ```
+    pub fn adjective(self) -> &'static str {
+        match self {
+            Metric::Single => "single-tile",
+            Metric::Multi => "multi-tile",
+        }
+    }
+
+    /// The number of moves the blank's path `moves` counts in this metric:
+    /// one a letter in the single-tile metric, one a run of equal letters
+    /// in the multi-tile metric (the fewest moves that play the path).
+    ///
+    /// ```
+    /// use slidedb::{Metric, Move};
+    /// let path: Vec<Move> = "rrrdll".chars().map(|c| Move::from_letter(c).unwrap()).collect();
+    /// assert_eq!(Metric::Single.moves_in(&path), 6);
+    /// assert_eq!(Metric::Multi.moves_in(&path), 3);
+    /// ```
+    pub fn moves_in(self, moves: &[Move]) -> usize {
+        match self {
+            Metric::Single => moves.len(),
+            Metric::Multi => {
+                moves.len() - moves.windows(2).filter(|pair| pair[0] == pair[1]).count()
+            }
+        }
+    }
+
+    /// The blank's path `moves` as this metric's moves, in order: one
+    /// [`Slide`] a letter in the single-tile metric, one a run of equal
+    /// letters in the multi-tile metric.
+    ///
+    /// ```
+    /// use slidedb::{Metric, Move};
+    /// let path: Vec<Move> = "rrrdll".chars().map(|c| Move::from_letter(c).unwrap()).collect();
+    /// let moves: Vec<String> = Metric::Multi.group(&path).iter().map(|s| s.to_string()).collect();
+    /// assert_eq!(moves, ["rrr", "d", "ll"]);
+    /// ```
+    pub fn group(self, moves: &[Move]) -> Vec<Slide> {
+        let mut slides: Vec<Slide> = Vec::new();
+        for &mv in moves {
+            match slides.last_mut() {
+                Some(last) if self == Metric::Multi && last.mv == mv => last.cells += 1,
+                _ => slides.push(Slide { mv, cells: 1 }),
+            }
+        }
+        slides
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Metric {
+    type Err = BoardError;
+
+    /// `single` or `multi`; also `single-tile` and `multi-tile`, and the
+    /// racers' `stm` and `mtm`, in any case.
+    fn from_str(text: &str) -> Result<Metric, BoardError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "single" | "single-tile" | "stm" => Ok(Metric::Single),
+            "multi" | "multi-tile" | "mtm" => Ok(Metric::Multi),
+            _ => Err(BoardError::UnknownMetric {
+                text: shown_token(text),
+            }),
+        }
+    }
+}
+
+/// One move in a metric: the blank travels `cells` cells toward `mv`
+/// (always one in the single-tile metric). It is written as its path, the
+/// letter repeated: `rrr`.
+///
+/// ```
+/// use slidedb::{Move, Slide};
+/// let slide = Slide { mv: Move::Right, cells: 3 };
+/// assert_eq!(slide.to_string(), "rrr");
+/// assert_eq!(slide.steps().count(), 3);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slide {
+    /// The direction the blank travels.
+    pub mv: Move,
+    /// How many cells it travels, at least one.
+    pub cells: u8,
+}
+
+impl Slide {
+    /// The blank's path, one cell a step.
+    ///
+    /// ```
+    /// use slidedb::{Move, Slide};
+    /// let steps: Vec<Move> = Slide { mv: Move::Up, cells: 2 }.steps().collect();
+    /// assert_eq!(steps, [Move::Up, Move::Up]);
+    /// ```
+    pub fn steps(self) -> impl Iterator<Item = Move> {
+        std::iter::repeat_n(self.mv, self.cells as usize)
+    }
+}
+
+impl fmt::Display for Slide {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for mv in self.steps() {
+            write!(f, "{}", mv.letter())?;
+        }
+        Ok(())
+    }
+}
+
+/// The moves of one metric from a board, and the boards they lead to
+/// ([`Board::slides`]).
+#[derive(Clone, Debug)]
+pub struct Slides {
+    metric: Metric,
+    /// The board the moves start from.
+    from: Board,
+    /// The board the last move led to, and how far it went.
+    at: Board,
+    cells: u8,
+    /// The direction being walked, as an index into [`Move::ALL`].
+    direction: usize,
+}
+
+impl Iterator for Slides {
+    type Item = (Slide, Board);
+
+    fn next(&mut self) -> Option<(Slide, Board)> {
+        while self.direction < Move::ALL.len() {
+            let mv = Move::ALL[self.direction];
+            let farther = if self.cells == 0 || self.metric == Metric::Multi {
+                self.at.apply(mv)
+            } else {
+                None
+            };
+            match farther {
+                Some(board) => {
+                    self.at = board;
+                    self.cells += 1;
+                    return Some((
+                        Slide {
+                            mv,
+                            cells: self.cells,
+                        },
+                        board,
+                    ));
+                }
+                None => {
+                    self.direction += 1;
+                    self.at = self.from;
+                    self.cells = 0;
+                }
+            }
+        }
+        None
+    }
 }
 
 /// For each blank cell, the moves that keep the blank on the board and the
@@ -644,6 +861,30 @@ impl Board {
                 ^ (tile << (CELL_BITS * self.blank as usize)),
             shape: self.shape,
             blank: target as u8,
+        }
+    }
+
+    /// Every move of `metric` from this board, with the board it leads
+    /// to: for each direction in the order `u d l r`, the nearest first.
+    /// A board has up to four moves in the single-tile metric and
+    /// (rows − 1) + (cols − 1) in the multi-tile metric.
+    ///
+    /// ```
+    /// use slidedb::{Board, Metric};
+    /// let goal: Board = "1 2 3 4 5 6 7 8 0".parse().unwrap();
+    /// let moves: Vec<String> = goal.slides(Metric::Multi).map(|(s, _)| s.to_string()).collect();
+    /// assert_eq!(moves, ["u", "uu", "l", "ll"]);
+    /// let (_, far) = goal.slides(Metric::Multi).nth(1).unwrap();
+    /// assert_eq!(far.to_string(), "1 2 0 4 5 3 7 8 6");
+    /// assert_eq!(goal.slides(Metric::Single).count(), 2);
+    /// ```
+    pub fn slides(&self, metric: Metric) -> Slides {
+        Slides {
+            metric,
+            from: *self,
+            at: *self,
+            cells: 0,
+            direction: 0,
         }
     }
 

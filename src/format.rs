@@ -23,10 +23,17 @@ pub use faults::FileFault;
 pub(crate) const MAGIC: [u8; 8] = *b"SLIDEDB\0";
 /// The endianness mark, stored little-endian: bytes `FF FE`.
 pub(crate) const ENDIAN_MARK: u16 = 0xFEFF;
-/// The format version this crate writes and reads. Version 2 records, in
-/// every file, the goal it was built for beside the goal its body is
-/// indexed by.
-pub(crate) const FORMAT_VERSION: u16 = 2;
+/// The format version this crate writes. Version 2 records, in every
+/// file, the goal it was built for beside the goal its body is indexed by;
+/// version 3 also the metric its distances are in, one byte at the end of
+/// every kind's metadata.
+pub(crate) const FORMAT_VERSION: u16 = 3;
+
+/// The oldest format version this crate reads: files of version 2 read as
+/// version 3 with their metadata's last byte, the metric, 0 (the
+/// single-tile metric), but for the checkpoints of a build, which only the
+/// program that wrote them goes on from.
+pub(crate) const OLDEST_VERSION: u16 = 2;
 /// The length of the fixed header.
 pub(crate) const HEADER_LEN: usize = 64;
 /// The body starts at a multiple of this.
@@ -159,7 +166,8 @@ pub enum FileError {
     },
     /// A format version this crate does not read.
     Version {
-        /// The version this crate reads.
+        /// The oldest version this crate reads of the kind (for an older
+        /// file), or the newest (for a newer one).
         expected: u16,
         /// The file's version.
         got: u16,
@@ -469,9 +477,19 @@ pub(crate) fn read_head<M: DeserializeOwned>(
         return Err(FileError::Endianness { got: mark });
     }
     let version = u16_at(bytes, 10);
-    if version != FORMAT_VERSION {
+    let reads_older = !matches!(kind, Kind::BuildCheckpoint | Kind::WorkerCheckpoint);
+    let oldest = if reads_older {
+        OLDEST_VERSION
+    } else {
+        FORMAT_VERSION
+    };
+    if !(oldest..=FORMAT_VERSION).contains(&version) {
         return Err(FileError::Version {
-            expected: FORMAT_VERSION,
+            expected: if version < oldest {
+                oldest
+            } else {
+                FORMAT_VERSION
+            },
             got: version,
         });
     }
@@ -563,6 +581,15 @@ pub(crate) fn read_head<M: DeserializeOwned>(
     {
         return Err(FileError::layout("padding before the body is not zero"));
     }
+    // Version 3 appended the metric to every kind's metadata: a file of
+    // version 2 is read with it 0, the single-tile metric.
+    let upgraded;
+    let meta_bytes = if version < 3 {
+        upgraded = [meta_bytes, &[0]].concat();
+        &upgraded[..]
+    } else {
+        meta_bytes
+    };
     let (metadata, used): (M, usize) =
         bincode::serde::decode_from_slice(meta_bytes, bincode_config())
             .map_err(|e| FileError::metadata(e.to_string()))?;

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Shape};
+use crate::board::{Board, Metric, Shape};
 use crate::format::FileError;
 use crate::symmetry::GoalClass;
 
@@ -66,6 +66,27 @@ impl Goals {
             )));
         }
         Ok(class)
+    }
+}
+
+/// The byte every kind's metadata ends with (format version 3): the
+/// metric its distances are in, 0 for the single-tile metric and 1 for the
+/// multi-tile metric. (Files of version 2 read as 0.)
+pub(crate) fn metric_byte(metric: Metric) -> u8 {
+    match metric {
+        Metric::Single => 0,
+        Metric::Multi => 1,
+    }
+}
+
+/// The metric a metadata's last byte names, or a metadata error.
+pub(crate) fn metric_of(byte: u8) -> Result<Metric, FileError> {
+    match byte {
+        0 => Ok(Metric::Single),
+        1 => Ok(Metric::Multi),
+        other => Err(FileError::metadata(format!(
+            "unknown metric {other} (0 is the single-tile metric, 1 the multi-tile metric)"
+        ))),
     }
 }
 

@@ -147,7 +147,9 @@ pub mod table;
 pub mod verify;
 pub mod words;
 
-pub use board::{Board, BoardError, MAX_CELLS, Move, Shape, moves_to_string};
+pub use board::{
+    Board, BoardError, MAX_CELLS, Metric, Move, Shape, Slide, Slides, moves_to_string,
+};
 pub use database::{
     Database, DatabaseBuilder, DatabaseError, Engine, Event, ExactBy, MAX_FALLBACK_CELLS, Method,
     Source, Toward,
@@ -159,9 +161,9 @@ pub use rank::{Index, Indexer};
 pub use search::{Outcome, Stats};
 pub use solution::{Solution, SolveError};
 pub use solver::{Algorithm, Heuristic, Solver};
-pub use store::{default_data_dir, default_file_name, pattern_file_name};
+pub use store::{default_data_dir, default_file_name, pattern_file_name, table_file_name};
 pub use symmetry::BuiltFor;
 pub use table::{
     GenerateError, Layer, MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, MoveOutcome, PathCount, Probe,
-    RareLayers, Table, generate,
+    RareLayers, Table, generate, generate_in,
 };

@@ -15,12 +15,15 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::board::{Board, Move};
+use crate::board::{Board, Metric, Move};
 use crate::database::{Size, Toward};
+use crate::symmetry::BuiltFor;
 use crate::table::{PathCount, Probe, Table};
 
 /// A solved board: `{"board","goal","solvable","distance","moves"}`, and
-/// `steps` when asked for.
+/// `steps` when asked for; in the multi-tile metric also `"metric":"multi"`
+/// and `slides`, the moves grouped (`["rrr","d","ll"]`), whose number is
+/// the distance.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SolveRecord {
     /// The board asked about.
@@ -29,33 +32,58 @@ pub struct SolveRecord {
     pub goal: String,
     /// Whether it can reach the goal.
     pub solvable: bool,
-    /// Its distance (the number of moves), if solvable.
+    /// Its distance (the number of moves in its metric), if solvable.
     pub distance: Option<usize>,
-    /// The blank's moves (`u d l r`), if solvable.
+    /// The blank's path (`u d l r`, a letter a cell), if solvable.
     pub moves: Option<String>,
+    /// The metric, when it is not the single-tile one: `multi`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<&'static str>,
+    /// In the multi-tile metric, the moves: the path's runs of one letter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slides: Option<Vec<String>>,
     /// The boards along the way, the board first and the goal last.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<String>>,
 }
 
 impl SolveRecord {
-    /// The record of `moves` (`None`: unsolvable) from `board` to `goal`,
-    /// with the boards along the way if `steps`.
+    /// The record of the path `moves` (`None`: unsolvable) from `board`
+    /// to `goal`, counted in `metric`, with the boards along the way if
+    /// `steps`.
     ///
     /// ```
-    /// use slidedb::{Board, Move, records::SolveRecord};
-    /// let board: Board = "1 2 3 4 5 6 7 0 8".parse().unwrap();
-    /// let record = SolveRecord::new(&board, &Board::solved(board.shape()), Some(&[Move::Right]), false);
-    /// assert_eq!(record.moves.as_deref(), Some("r"));
-    /// assert_eq!(record.distance, Some(1));
+    /// use slidedb::{Board, Metric, Move, records::SolveRecord};
+    /// let board: Board = "1 2 3 4 5 6 0 7 8".parse().unwrap();
+    /// let goal = Board::solved(board.shape());
+    /// let path = [Move::Right, Move::Right];
+    /// let record = SolveRecord::new(&board, &goal, Metric::Single, Some(&path), false);
+    /// assert_eq!(record.moves.as_deref(), Some("rr"));
+    /// assert_eq!(record.distance, Some(2));
+    /// let multi = SolveRecord::new(&board, &goal, Metric::Multi, Some(&path), false);
+    /// assert_eq!(
+    ///     serde_json::to_string(&multi).unwrap(),
+    ///     r#"{"board":"1 2 3 4 5 6 0 7 8","goal":"1 2 3 4 5 6 7 8 0","solvable":true,"distance":1,"moves":"rr","metric":"multi","slides":["rr"]}"#
+    /// );
     /// ```
-    pub fn new(board: &Board, goal: &Board, moves: Option<&[Move]>, steps: bool) -> SolveRecord {
+    pub fn new(
+        board: &Board,
+        goal: &Board,
+        metric: Metric,
+        moves: Option<&[Move]>,
+        steps: bool,
+    ) -> SolveRecord {
+        let multi = metric == Metric::Multi;
         SolveRecord {
             board: board.to_string(),
             goal: goal.to_string(),
             solvable: moves.is_some(),
-            distance: moves.map(<[Move]>::len),
+            distance: moves.map(|m| metric.moves_in(m)),
             moves: moves.map(|m| m.iter().map(|m| m.letter()).collect()),
+            metric: multi.then_some(metric.name()),
+            slides: moves
+                .filter(|_| multi)
+                .map(|m| metric.group(m).iter().map(|s| s.to_string()).collect()),
             steps: moves.filter(|_| steps).map(|moves| {
                 let mut here = *board;
                 std::iter::once(here.to_string())
@@ -72,7 +100,8 @@ impl SolveRecord {
 /// One legal move of a probe: `{"move","board","distance","optimal"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveRecord {
-    /// The move's letter.
+    /// The move's letters: its direction, once a cell the blank travels
+    /// (`uu` is one multi-tile move).
     #[serde(rename = "move")]
     pub letter: String,
     /// The board it leads to.
@@ -84,7 +113,8 @@ pub struct MoveRecord {
 }
 
 /// A probe: `{"board","goal","solvable","distance","moves"}`, the moves in
-/// the order `u d l r` (none for an unsolvable board).
+/// the order `u d l r` (none for an unsolvable board); in the multi-tile
+/// metric also `"metric":"multi"`, each direction's moves nearest first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProbeRecord {
     /// The board probed.
@@ -97,6 +127,9 @@ pub struct ProbeRecord {
     pub distance: Option<u32>,
     /// Each legal move's outcome.
     pub moves: Vec<MoveRecord>,
+    /// The metric, when it is not the single-tile one: `multi`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<&'static str>,
 }
 
 impl ProbeRecord {
@@ -120,12 +153,13 @@ impl ProbeRecord {
                 .moves
                 .iter()
                 .map(|m| MoveRecord {
-                    letter: m.mv.letter().to_string(),
+                    letter: m.slide().to_string(),
                     board: m.board.to_string(),
                     distance: m.distance,
                     optimal: m.optimal,
                 })
                 .collect(),
+            metric: (probe.metric == Metric::Multi).then_some(probe.metric.name()),
         }
     }
 }
@@ -262,6 +296,9 @@ pub struct StatsRecord {
     pub hardest: Vec<String>,
     /// The program that built the table.
     pub generator: String,
+    /// The metric, when it is not the single-tile one: `multi`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<&'static str>,
 }
 
 impl StatsRecord {
@@ -287,6 +324,7 @@ impl StatsRecord {
             layers: t.layers().to_vec(),
             hardest: table.hardest().iter().map(|b| b.to_string()).collect(),
             generator: t.generator().to_string(),
+            metric: (t.metric() == Metric::Multi).then_some(t.metric().name()),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! databases and the classic searches all return a [`Solution`], or a
 //! [`SolveError`].
 
-use crate::board::{Move, Shape, moves_to_string};
+use crate::board::{Metric, Move, Shape, Slide, moves_to_string};
 use crate::search::Stats;
 
 /// What an engine found for a board: the blank's moves to the goal, or
@@ -18,9 +18,12 @@ use crate::search::Stats;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Solution {
-    /// The blank's moves to the goal (empty for a solved board); `None` if
-    /// the board cannot reach the goal.
+    /// The blank's path to the goal, one letter a cell (empty for a solved
+    /// board); `None` if the board cannot reach the goal.
     pub moves: Option<Vec<Move>>,
+    /// The metric its moves are counted in: in the multi-tile metric a
+    /// run of one letter is one move ([`Solution::slides`]).
+    pub metric: Metric,
     /// The work and space the search took; `None` where no search ran (an
     /// answer from a full table, or a board found unsolvable by its parity).
     pub stats: Option<Stats>,
@@ -35,30 +38,49 @@ impl Solution {
     /// Whether the board can reach the goal.
     ///
     /// ```
-    /// let found = slidedb::Solution { moves: Some(vec![]), stats: None };
+    /// let found = slidedb::Solution { moves: Some(vec![]), ..Default::default() };
     /// assert!(found.is_solvable());
     /// ```
     pub fn is_solvable(&self) -> bool {
         self.moves.is_some()
     }
 
-    /// The number of moves, if the board can reach the goal (the exact
-    /// distance when the engine is optimal).
+    /// The number of moves in its metric, if the board can reach the goal
+    /// (the exact distance when the engine is optimal).
     ///
     /// ```
-    /// use slidedb::{Move, Solution};
-    /// let found = Solution { moves: Some(vec![Move::Up, Move::Left]), stats: None };
-    /// assert_eq!(found.distance(), Some(2));
+    /// use slidedb::{Metric, Move, Solution};
+    /// let path = vec![Move::Up, Move::Up, Move::Left];
+    /// let found = Solution { moves: Some(path.clone()), ..Default::default() };
+    /// assert_eq!(found.distance(), Some(3));
+    /// let multi = Solution { moves: Some(path), metric: Metric::Multi, stats: None };
+    /// assert_eq!(multi.distance(), Some(2)); // uu, l
     /// ```
     pub fn distance(&self) -> Option<u32> {
-        self.moves.as_ref().map(|m| m.len() as u32)
+        self.moves
+            .as_deref()
+            .map(|m| self.metric.moves_in(m) as u32)
+    }
+
+    /// The moves of its metric, in order, if the board can reach the goal:
+    /// a run of one letter is one multi-tile move.
+    ///
+    /// ```
+    /// use slidedb::{Metric, Move, Solution};
+    /// let path = vec![Move::Up, Move::Up, Move::Left];
+    /// let multi = Solution { moves: Some(path), metric: Metric::Multi, stats: None };
+    /// let moves: Vec<String> = multi.slides().unwrap().iter().map(|s| s.to_string()).collect();
+    /// assert_eq!(moves, ["uu", "l"]);
+    /// ```
+    pub fn slides(&self) -> Option<Vec<Slide>> {
+        self.moves.as_deref().map(|m| self.metric.group(m))
     }
 
     /// The moves as letters (`u d l r`), if the board can reach the goal.
     ///
     /// ```
     /// use slidedb::{Move, Solution};
-    /// let found = Solution { moves: Some(vec![Move::Up, Move::Left]), stats: None };
+    /// let found = Solution { moves: Some(vec![Move::Up, Move::Left]), ..Default::default() };
     /// assert_eq!(found.move_string().as_deref(), Some("ul"));
     /// ```
     pub fn move_string(&self) -> Option<String> {

@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-use crate::board::{Adjacency, Board, MAX_CELLS, Move, Shape};
+use crate::board::{Adjacency, Board, MAX_CELLS, Metric, Move, Shape};
 use crate::search::{self, Limits, Stats};
 use crate::solution::{Solution, SolveError, check_shape};
 use crate::system;
@@ -231,6 +231,7 @@ impl Solver {
         match outcome.path {
             Some(path) => Ok(Solution {
                 moves: Some(path_moves(&path, board.shape())),
+                metric: Metric::Single,
                 stats: Some(outcome.stats),
             }),
             None if outcome.gave_up => Err(SolveError::SearchLimit {

@@ -6,7 +6,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::board::Board;
+use crate::board::{Board, Metric};
 use crate::format::FileError;
 use crate::output::{parent_dir, write_atomic};
 
@@ -23,6 +23,23 @@ pub(crate) const EXTENSION: &str = "slidedb";
 /// ```
 pub fn default_file_name(goal: &Board) -> String {
     format!("{}.{EXTENSION}", stem(goal))
+}
+
+/// The file name the data folder keeps `goal`'s full table in `metric`
+/// under: [`default_file_name`] in the single-tile metric, and with
+/// `-multi` before the extension in the multi-tile metric.
+///
+/// ```
+/// use slidedb::{Board, Metric, Shape, table_file_name};
+/// let goal = Board::solved(Shape::new(2, 3).unwrap());
+/// assert_eq!(table_file_name(&goal, Metric::Single), "2x3-1-2-3-4-5-0.slidedb");
+/// assert_eq!(table_file_name(&goal, Metric::Multi), "2x3-1-2-3-4-5-0-multi.slidedb");
+/// ```
+pub fn table_file_name(goal: &Board, metric: Metric) -> String {
+    match metric {
+        Metric::Single => default_file_name(goal),
+        Metric::Multi => format!("{}-multi.{EXTENSION}", stem(goal)),
+    }
 }
 
 /// The size and the goal's cells joined by `-`: what every file for
@@ -54,14 +71,18 @@ pub(crate) fn pattern_file_prefix(goal: &Board) -> String {
 }
 
 /// What a file name of the data folder says it holds: the goal its
-/// [`default_file_name`] or [`pattern_file_name`] was made from, and the
-/// group sizes of pattern databases (`None` for a full table). `None` for
-/// any other name (side files, a user's files).
-pub(crate) fn parse_file_name(name: &str) -> Option<(Board, Option<String>)> {
+/// [`table_file_name`] or [`pattern_file_name`] was made from, the group
+/// sizes of pattern databases (`None` for a full table), and the metric.
+/// `None` for any other name (side files, a user's files).
+pub(crate) fn parse_file_name(name: &str) -> Option<(Board, Option<String>, Metric)> {
     let stem = name.strip_suffix(&format!(".{EXTENSION}"))?;
     let (stem, sizes) = match stem.split_once("-pdb-") {
         Some((stem, sizes)) => (stem, Some(sizes.to_string())),
         None => (stem, None),
+    };
+    let (stem, metric) = match stem.strip_suffix("-multi") {
+        Some(stem) if sizes.is_none() => (stem, Metric::Multi),
+        _ => (stem, Metric::Single),
     };
     let mut parts = stem.split('-');
     let shape: crate::board::Shape = parts.next()?.parse().ok()?;
@@ -70,9 +91,9 @@ pub(crate) fn parse_file_name(name: &str) -> Option<(Board, Option<String>)> {
     // The name of that goal and sizes exactly: no other spelling.
     let again = match &sizes {
         Some(sizes) => pattern_file_name(&goal, sizes),
-        None => default_file_name(&goal),
+        None => table_file_name(&goal, metric),
     };
-    (again == name).then_some((goal, sizes))
+    (again == name).then_some((goal, sizes, metric))
 }
 
 /// The environment variable that names the data folder.
@@ -274,11 +295,15 @@ mod tests {
         let name = pattern_file_name(&goal, "5-5-5");
         assert_eq!(
             parse_file_name(&name),
-            Some((goal, Some("5-5-5".to_string())))
+            Some((goal, Some("5-5-5".to_string()), Metric::Single))
         );
         assert_eq!(
-            parse_file_name("2x3-1-2-3-4-5-0.slidedb").map(|(_, s)| s),
+            parse_file_name("2x3-1-2-3-4-5-0.slidedb").map(|(_, s, _)| s),
             Some(None)
+        );
+        assert_eq!(
+            parse_file_name("2x3-1-2-3-4-5-0-multi.slidedb").map(|(_, _, m)| m),
+            Some(Metric::Multi)
         );
         assert_eq!(parse_file_name("2x3-1-2-3-4-5-0.rare-layers.slidedb"), None);
         assert_eq!(parse_file_name("notes.txt"), None);

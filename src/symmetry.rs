@@ -10,7 +10,7 @@
 //! three for the 3×3 board (corner, edge, centre), and the 3×4 tables
 //! serve 4×3 too.
 
-use crate::board::{Board, MAX_CELLS, Move, Shape};
+use crate::board::{Board, MAX_CELLS, Metric, Move, Shape};
 
 /// A symmetry of a board shape onto itself or onto its transpose: flip the
 /// rows, flip the columns, then transpose, each or not.
@@ -144,6 +144,13 @@ pub trait BuiltFor {
     /// class. Indexes, placements and residues speak of boards toward it.
     fn indexed_goal(&self) -> &Board {
         self.class().canonical()
+    }
+
+    /// The metric its distances are in (the single-tile metric unless it
+    /// says otherwise): a file built for one metric never answers in the
+    /// other.
+    fn metric(&self) -> Metric {
+        Metric::Single
     }
 
     /// Whether it can answer toward `goal`: whether `goal` is of its class.

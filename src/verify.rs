@@ -8,11 +8,12 @@ use rayon::prelude::*;
 
 use crate::bfs::search_and_compare;
 use crate::board::Board;
+use crate::board::Metric;
 use crate::format::FileError;
 use crate::rank::Index;
 use crate::solution::{Solution, SolveError};
 use crate::symmetry::GoalClass;
-use crate::table::{GenerateError, Table, check_entries, generate};
+use crate::table::{GenerateError, Table, check_entries, check_entries_multi, generate_in};
 
 /// Something wrong with a table.
 #[derive(Debug, thiserror::Error)]
@@ -105,9 +106,12 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
     // Every check runs on the body's own terms: boards toward the indexed
     // goal.
     let goal = *table.indexed_goal();
-    check_entries(table, |done, total| {
-        progress(Progress::Entries { done, total })
-    })
+    let metric = table.metric();
+    let entries = |done, total| progress(Progress::Entries { done, total });
+    match metric {
+        Metric::Single => check_entries(table, entries),
+        Metric::Multi => check_entries_multi(table, entries),
+    }
     .map_err(|fault| Fault::Entry {
         board: table
             .indexer()
@@ -117,7 +121,7 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
         what: fault.what,
     })?;
     let max_depth = table.max_distance();
-    if goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
+    if metric == Metric::Single && goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
         // Past 12 cells the search runs in 3 bits a board and compares as
         // it writes, holding no second table.
         let layer = |layer: &crate::table::Layer| {
@@ -131,7 +135,7 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
             Err(what) => Err(Fault::Differs { what }),
         };
     }
-    let fresh = generate(&goal, |layer| {
+    let fresh = generate_in(&goal, metric, |layer| {
         progress(Progress::FreshSearch {
             depth: layer.depth,
             max_depth,
@@ -264,6 +268,7 @@ mod tests {
     use super::*;
     use crate::board::Shape;
     use crate::solver::{Algorithm, Heuristic, Solver};
+    use crate::table::generate;
 
     #[test]
     fn a_star_agrees_with_the_table_on_every_board() {

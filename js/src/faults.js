@@ -31,7 +31,7 @@ export const FAULTS = Object.freeze({
   }),
   OlderVersion: Object.freeze({
     code: "Version",
-    sentence: "format version {got}, written by an older slidedb (this one reads version {expected}, whose files record the goal they were built for)",
+    sentence: "format version {got}, written by an older slidedb (the oldest this one reads is version {expected})",
     joiner: ": ",
     advice: "rebuild it",
   }),

@@ -14,8 +14,10 @@ import { counted } from "./words.js";
 export const MAGIC = Uint8Array.from([0x53, 0x4c, 0x49, 0x44, 0x45, 0x44, 0x42, 0x00]);
 /** The endianness mark, stored little-endian: bytes `FF FE`. */
 export const ENDIAN_MARK = 0xfeff;
-/** The format version this package reads. */
-export const FORMAT_VERSION = 2;
+/** The newest format version this package reads (version 3 ends every kind's metadata with its metric). */
+export const FORMAT_VERSION = 3;
+/** The oldest format version this package reads (read as version 3 with the metric 0, single-tile). */
+export const OLDEST_VERSION = 2;
 /** The fixed header's length. */
 export const HEADER_LEN = 64;
 /** The body starts at a multiple of this. */
@@ -127,7 +129,7 @@ export function asBytes(data) {
  * @param {Uint8Array} bytes the whole file
  * @param {number} kind the kind wanted
  * @param {number} encoding the entry encoding wanted
- * @param {(reader: BincodeReader) => M} decode reads the metadata
+ * @param {(reader: BincodeReader, version: number) => M} decode reads the metadata of `version`
  * @returns {{metadata: M, bodyStart: number, bodyEnd: number, bodyCrc: number}}
  */
 export function readFrame(bytes, kind, encoding, decode) {
@@ -145,7 +147,8 @@ export function readFrame(bytes, kind, encoding, decode) {
     throw faultError("Endianness", { expected: ENDIAN_MARK, got: mark }, { got: mark });
   }
   const version = view.getUint16(10, true);
-  if (version !== FORMAT_VERSION) throw versionError(FORMAT_VERSION, version);
+  if (version < OLDEST_VERSION) throw versionError(OLDEST_VERSION, version);
+  if (version > FORMAT_VERSION) throw versionError(FORMAT_VERSION, version);
   if (got < HEADER_LEN) throw truncated(HEADER_LEN, got);
   const storedHeader = view.getUint32(60, true);
   const computedHeader = crc32(bytes, 0, 60);
@@ -204,7 +207,7 @@ export function readFrame(bytes, kind, encoding, decode) {
   const reader = new BincodeReader(bytes, HEADER_LEN, metadataEnd);
   let metadata;
   try {
-    metadata = decode(reader);
+    metadata = decode(reader, version);
   } catch (e) {
     if (e instanceof BincodeError) throw metadataError(e.message);
     throw e;

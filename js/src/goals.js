@@ -99,3 +99,22 @@ export function otherClass(goal, served) {
     { goal: formatBoard(goal), served },
   );
 }
+
+/**
+ * The metric a metadata's last byte names (src/goals.rs `metric_of`):
+ * `"single"` for 0. This reader answers in the single-tile metric only for
+ * now: a file of the multi-tile metric (1) is refused, saying so, rather
+ * than answered by the single-tile rules; any other byte is a metadata
+ * fault.
+ * @param {number} byte @returns {"single"}
+ */
+export function metricName(byte) {
+  if (byte === 0) return "single";
+  if (byte === 1) {
+    throw new SolveError(
+      "OtherMetric",
+      "this file counts moves in the multi-tile metric, which this JavaScript reader does not answer yet; use a file of the single-tile metric",
+    );
+  }
+  throw metadataError(`unknown metric ${byte} (0 is the single-tile metric, 1 the multi-tile metric)`);
+}

@@ -226,6 +226,8 @@ export class Table {
   readonly hardest: string[];
   /** The program that wrote the file. */
   readonly generator: string;
+  /** The metric its distances count moves in (files of the multi-tile metric are refused for now). */
+  readonly metric: "single";
   /** The body's CRC-32 as stored. */
   readonly bodyCrc: number;
   /** Checks the body's CRC-32; throws a SlidedbFormatError if it differs. */
@@ -350,7 +352,8 @@ export function encodeVarint(value: number | bigint): number[];
 
 /** The header's constants. */
 export const MAGIC: Uint8Array;
-export const FORMAT_VERSION: 2;
+export const FORMAT_VERSION: 3;
+export const OLDEST_VERSION: 2;
 export const HEADER_LEN: 64;
 export const MAX_METADATA_LEN: 1048576;
 /** The kinds of file by header code, as the Rust library names them. */

@@ -19,7 +19,7 @@ export { BincodeError, BincodeReader, encodeVarint } from "./bincode.js";
 export { crc32, crc32Update } from "./crc32.js";
 export { BoardError, SearchStoppedError, SlidedbFormatError, SolveError } from "./errors.js";
 export { FAULTS } from "./faults.js";
-export { FORMAT_VERSION, HEADER_LEN, KINDS, MAGIC, MAX_METADATA_LEN } from "./format.js";
+export { FORMAT_VERSION, HEADER_LEN, KINDS, MAGIC, MAX_METADATA_LEN, OLDEST_VERSION } from "./format.js";
 export { PatternDatabases, openPatterns } from "./patterns.js";
 export { SplitMix64, randomBoard } from "./random.js";
 export {

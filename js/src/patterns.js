@@ -12,7 +12,7 @@
 import { Board, DOWN, LEFT, MOVES, POPCOUNT16 as POPCOUNT, RIGHT, UP, cellsParity, formatBoard, parseWithShape, shapeName } from "./board.js";
 import { SearchStoppedError, SlidedbFormatError, SolveError } from "./errors.js";
 import { KIND_PATTERNS, asBytes, checkBody, layoutError, metadataError, readFrame } from "./format.js";
-import { AskedGoals, goalsClass, otherClass, readGoals } from "./goals.js";
+import { AskedGoals, goalsClass, metricName, otherClass, readGoals } from "./goals.js";
 import { placementCount, placementRank } from "./rank.js";
 import { stepsOf } from "./table.js";
 import { GoalClass, mirrors } from "./symmetry.js";
@@ -55,12 +55,13 @@ export function openPatterns(files, { verify = true } = {}) {
   return new PatternDatabases(list.map((f) => new PatternFile(asBytes(f), verify)));
 }
 
-function readMetadata(r) {
+function readMetadata(r, version) {
   const generator = r.string("generator");
   const goals = readGoals(r);
   const groups = r.seq("groups", (rr) => rr.bytes("a group"));
   const layers = r.seq("layers", (rr) => rr.seq("a group's layers", (r3) => r3.u64("a layer count")));
-  return { generator, goals, groups, layers };
+  const metric = version >= 3 ? r.u8("metric") : 0;
+  return { generator, goals, groups, layers, metric };
 }
 
 /** One kind-2 file, checked, and the fixed part of its searches. */
@@ -68,6 +69,7 @@ class PatternFile {
   constructor(bytes, verify) {
     const frame = readFrame(bytes, KIND_PATTERNS, ENCODING_BYTE, readMetadata);
     const m = frame.metadata;
+    metricName(m.metric);
     const cls = goalsClass(m.goals);
     const goal = cls.canonical;
     const n = goal.rows * goal.cols;

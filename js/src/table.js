@@ -28,7 +28,7 @@ import {
 } from "./board.js";
 import { SlidedbFormatError, SolveError } from "./errors.js";
 import { KIND_TABLE, asBytes, checkBody, layoutError, metadataError, readFrame } from "./format.js";
-import { AskedGoals, boardOf, goalsClass, otherClass, readGoals } from "./goals.js";
+import { AskedGoals, boardOf, goalsClass, metricName, otherClass, readGoals } from "./goals.js";
 import { Indexer, factorialBig, packedRankTables } from "./rank.js";
 import { SplitMix64, freshSeed, randomBoard } from "./random.js";
 import { GoalClass } from "./symmetry.js";
@@ -67,15 +67,20 @@ export function openTable(data, { verify = true } = {}) {
   return new Table(asBytes(data), verify);
 }
 
-/** Reads the kind-1 metadata. @param {import("./bincode.js").BincodeReader} r */
-function readMetadata(r) {
+/**
+ * Reads the kind-1 metadata of format `version` (version 2 has no metric:
+ * the single-tile metric, 0).
+ * @param {import("./bincode.js").BincodeReader} r @param {number} version
+ */
+function readMetadata(r, version) {
   const generator = r.string("generator");
   const goals = readGoals(r);
   const states = r.u64("states");
   const layers = r.seq("layers", (rr) => rr.u64("a layer count"));
   const maxDistance = r.u32("max_distance");
   const hardest = r.seq("hardest", (rr) => rr.bytes("a hardest board"));
-  return { generator, goals, states, layers, maxDistance, hardest };
+  const metric = version >= 3 ? r.u8("metric") : 0;
+  return { generator, goals, states, layers, maxDistance, hardest, metric };
 }
 
 /**
@@ -149,6 +154,8 @@ export class Table {
     const frame = readFrame(bytes, KIND_TABLE, ENCODING_MOD3, readMetadata);
     const m = frame.metadata;
     const cls = checkMetadata(m, frame.bodyEnd - frame.bodyStart);
+    /** The metric its distances count moves in: `"single"` (or `"multi"`, which this reader refuses for now). */
+    this.metric = metricName(m.metric);
     this._bytes = bytes;
     this._bodyStart = frame.bodyStart;
     this._bodyEnd = frame.bodyEnd;

@@ -149,8 +149,8 @@ describe("damaged table files are refused", () => {
     refused(() => openTable(new Uint8Array(0)), "Truncated");
     refused(() => openTable(new ArrayBuffer(0)), "Truncated");
     const newer = small.slice();
-    new DataView(newer.buffer).setUint16(10, 3, true);
-    refused(() => openTable(newer), "Version", /^format version 3, written by a newer slidedb \(this one reads version 2\): use that slidedb, or rebuild it$/);
+    new DataView(newer.buffer).setUint16(10, 4, true);
+    refused(() => openTable(newer), "Version", /^format version 4, written by a newer slidedb \(this one reads version 3\): use that slidedb, or rebuild it$/);
     const older = small.slice();
     new DataView(older.buffer).setUint16(10, 1, true);
     refused(() => openTable(older), "Version", /older slidedb.*rebuild it/);

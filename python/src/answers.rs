@@ -32,7 +32,7 @@ pub(crate) struct PySolution {
 
 impl PySolution {
     pub(crate) fn new(board: &Board, goal: &Board, moves: Option<&[Move]>) -> PySolution {
-        let record = SolveRecord::new(board, goal, moves, false);
+        let record = SolveRecord::new(board, goal, slidedb::Metric::Single, moves, false);
         PySolution {
             board: record.board,
             goal: record.goal,

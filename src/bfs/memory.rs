@@ -75,7 +75,23 @@ pub(crate) struct Frontier<'a> {
     pub states: u64,
 }
 
-impl Frontier<'_> {
+impl<'a> Frontier<'a> {
+    /// Layer `depth` of `states` boards, held in `words` as `search` lays
+    /// them out.
+    pub(super) fn new(
+        search: &'a IndexMoves<'a>,
+        words: &'a [AtomicU64],
+        depth: u32,
+        states: u64,
+    ) -> Frontier<'a> {
+        Frontier {
+            search,
+            words,
+            depth,
+            states,
+        }
+    }
+
     /// Calls `f` with the index of every board of the layer (toward the
     /// class's canonical goal), in increasing order, until it breaks.
     pub fn for_each(&self, mut f: impl FnMut(Index) -> ControlFlow<()>) -> ControlFlow<()> {

@@ -19,6 +19,7 @@
 //! parallel pass (rayon) over the frontier's words; the boards it finds
 //! are set in the next frontier with an atomic `fetch_or`.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -27,6 +28,7 @@ use rayon::prelude::*;
 use crate::rank::Indexer;
 use crate::symmetry::GoalClass;
 
+use super::memory::Frontier;
 use super::moves::{IndexMoves, LANES, lane};
 use super::{Finished, GenerateError, Layer, MAX_IN_MEMORY_CELLS};
 
@@ -36,13 +38,25 @@ const CHUNK: usize = 256;
 /// Layers smaller than this are expanded on one thread.
 const PARALLEL_LAYER: u64 = 2048;
 
+/// Runs the multi-tile search toward `class`'s canonical goal and shows
+/// each layer, when complete, to `visit`, until it breaks; builds no
+/// table.
+pub(crate) fn sweep(
+    class: &GoalClass,
+    visit: impl FnMut(&Frontier) -> ControlFlow<()>,
+) -> Result<(), GenerateError> {
+    search(class, |_| {}, visit).map(|_| ())
+}
+
 /// Runs the multi-tile search toward `class`'s canonical goal, showing
-/// each finished layer to `on_layer`: the layer counts, the first hardest
-/// boards and the 2-bit body of a table.
+/// each finished layer to `on_layer` and to `visit` (which may stop it):
+/// the layer counts, the first hardest boards and the 2-bit body of a
+/// table, or `None` when `visit` stopped it.
 pub(crate) fn search(
     class: &GoalClass,
     mut on_layer: impl FnMut(&Layer),
-) -> Result<Finished, GenerateError> {
+    mut visit: impl FnMut(&Frontier) -> ControlFlow<()>,
+) -> Result<Option<Finished>, GenerateError> {
     let shape = class.goal().shape();
     if shape.cells() > MAX_IN_MEMORY_CELLS {
         return Err(GenerateError::TooLarge {
@@ -76,6 +90,9 @@ pub(crate) fn search(
         total,
         elapsed: start.elapsed(),
     });
+    if visit(&Frontier::new(&search, &cur, 0, 1)).is_break() {
+        return Ok(None);
+    }
     loop {
         let depth = layers.len();
         let parallel = layers.last().is_some_and(|&n| n >= PARALLEL_LAYER);
@@ -145,6 +162,9 @@ pub(crate) fn search(
             total,
             elapsed: start.elapsed(),
         });
+        if visit(&Frontier::new(&search, &next, depth as u32, states)).is_break() {
+            return Ok(None);
+        }
         std::mem::swap(&mut cur, &mut next);
         let clear = |w: &AtomicU64| w.store(0, Relaxed);
         if parallel {
@@ -158,7 +178,7 @@ pub(crate) fn search(
     let hardest = search.boards(&cur);
     let body = search.body(&low, &high);
     drop((cur, next, reached, search));
-    Ok((layers, hardest, body))
+    Ok(Some((layers, hardest, body)))
 }
 
 impl IndexMoves<'_> {
@@ -295,7 +315,10 @@ mod tests {
             for goal in goals {
                 let goal = Board::parse(goal, Some(shape)).unwrap();
                 let class = GoalClass::of(&goal);
-                let (layers, hardest, body) = super::search(&class, |_| {}).unwrap();
+                let (layers, hardest, body) =
+                    super::search(&class, |_| {}, |_| std::ops::ControlFlow::Continue(()))
+                        .unwrap()
+                        .unwrap();
                 let canonical = class.canonical();
                 let expected = distances(canonical);
                 let mut counts = vec![0u64; layers.len()];

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Shape};
+use crate::board::{Board, Metric, Shape};
 use crate::format::{self, BODY_ALIGN, HEADER_LEN, Kind, MAX_METADATA_LEN};
 use crate::goals::Goals;
 use crate::rank::Indexer;
@@ -280,6 +280,8 @@ struct CheckpointMetadata {
     goals: Goals,
     /// The layer counts so far.
     layers: Vec<u64>,
+    /// The metric of the search ([`crate::goals::metric_byte`]).
+    metric: u8,
 }
 
 /// The work files of a build into `out`, beside it.
@@ -630,7 +632,7 @@ pub fn build_file(
         }
     }
     let hardest = search.hardest().map_err(work_error)?;
-    let metadata = metadata(&class, search.layers().to_vec(), &hardest);
+    let metadata = metadata(&class, Metric::Single, search.layers().to_vec(), &hardest);
     let head = file::head(&metadata, search.body_len(), 0);
     let bytes = head.len() as u64 + search.body_len();
     on_event(BuildEvent::Writing { bytes });
@@ -744,6 +746,7 @@ fn write_checkpoint(
         generator: generator(),
         goals: Goals::new(class),
         layers: search.layers().to_vec(),
+        metric: crate::goals::metric_byte(crate::board::Metric::Single),
     };
     let body_len = TwoBit::checkpoint_len(search.indexer(), class.canonical(), search.depth());
     let head = |crc| {

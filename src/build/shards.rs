@@ -108,6 +108,7 @@ fn write_parts(dir: &Path, goal: &Board, run: &Distributed) -> io::Result<Vec<Pa
             })
             .collect(),
         hardest: run.hardest.iter().map(|i| i.0).collect(),
+        metric: crate::goals::metric_byte(crate::board::Metric::Single),
     };
     let path = dir.join(MANIFEST_NAME);
     let bytes = format::write(Kind::ShardManifest, ENCODING_MOD3, &manifest, &[]);

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::Source;
-use crate::board::{Board, Move};
+use crate::board::{Board, Metric, Move};
 use crate::pdb::PatternDb;
 use crate::random::SplitMix64;
 use crate::search::Stats;
@@ -137,6 +137,7 @@ impl<D: AsRef<[u8]>> Toward<Table<D>> {
         let solvable = self.solve_into(board, &mut moves)?;
         Ok(Solution {
             moves: solvable.then_some(moves),
+            metric: self.value.metric(),
             stats: None,
         })
     }
@@ -337,6 +338,22 @@ impl Engine {
         self.class.goal()
     }
 
+    /// The metric its answers count moves in.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Metric, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let goal = Board::solved(Shape::new(2, 3).unwrap());
+    /// assert_eq!(db.engine(&goal, Method::Exact).unwrap().metric(), Metric::Single);
+    /// ```
+    pub fn metric(&self) -> Metric {
+        match &self.kind {
+            EngineKind::Table(table) => table.get().metric(),
+            EngineKind::Patterns { db, .. } => db.get().metric(),
+            EngineKind::Search { .. } => Metric::Single,
+        }
+    }
+
     /// Whether it answers by a table lookup (microseconds a board), not a
     /// search.
     ///
@@ -450,6 +467,7 @@ impl Engine {
                 let solvable = self.solve_into(board, &mut moves)?;
                 Ok(Solution {
                     moves: solvable.then_some(moves),
+                    metric: self.metric(),
                     stats: None,
                 })
             }
@@ -537,31 +555,40 @@ impl Engine {
                 board: *board,
                 distance: None,
                 moves: Vec::new(),
+                metric: self.metric(),
             });
         };
-        let first = found.moves.as_ref().and_then(|m| m.first().copied());
+        let metric = self.metric();
+        let first = found.slides().and_then(|s| s.first().copied());
         let mut moves = Vec::with_capacity(4);
-        for mv in Move::ALL {
-            let Some(next) = board.apply(mv) else {
-                continue;
+        for (slide, next) in board.slides(metric) {
+            // The solution's first move is one closer. In the single-tile
+            // metric the graph is bipartite: any other neighbour is one
+            // closer or one farther; in the multi-tile metric it may also
+            // be as far, so it is solved.
+            let to = if first == Some(slide) {
+                distance - 1
+            } else {
+                let found = self.solve_with_progress(&next, &mut progress)?.distance();
+                match metric {
+                    Metric::Single if distance > 0 && found == Some(distance - 1) => distance - 1,
+                    Metric::Single => distance + 1,
+                    Metric::Multi => found.unwrap_or(distance + 1),
+                }
             };
-            // The graph is bipartite: a neighbour is one closer or one
-            // farther, and the solution's first move is one closer.
-            let optimal = first == Some(mv)
-                || (distance > 0
-                    && self.solve_with_progress(&next, &mut progress)?.distance()
-                        == Some(distance - 1));
             moves.push(MoveOutcome {
-                mv,
+                mv: slide.mv,
+                cells: slide.cells,
                 board: next,
-                distance: if optimal { distance - 1 } else { distance + 1 },
-                optimal,
+                distance: to,
+                optimal: to + 1 == distance,
             });
         }
         Ok(Probe {
             board: *board,
             distance: Some(distance),
             moves,
+            metric: self.metric(),
         })
     }
 

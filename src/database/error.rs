@@ -4,7 +4,7 @@ use std::io;
 use std::path::PathBuf;
 
 use super::Source;
-use crate::board::{Board, Shape};
+use crate::board::{Board, Metric, Shape};
 use crate::format::{FileError, Kind};
 use crate::solution::SolveError;
 use crate::solver::Algorithm;
@@ -78,7 +78,11 @@ pub enum DatabaseError {
     /// No full table of the goal's class is in the data folder (or there is
     /// no data folder), and it is too big to build on the fly.
     #[error(
-        "no table for {} goal {goal} {} ({} states: too many to build on the fly): generate it and save it there",
+        "no {}table for {} goal {goal} {} ({} states: too many to build on the fly): generate it and save it there",
+        match metric {
+            Metric::Single => String::new(),
+            other => format!("{} ", other.adjective()),
+        },
         goal.shape(),
         match path {
             Some(path) => format!("at {}", path.display()),
@@ -91,6 +95,35 @@ pub enum DatabaseError {
         goal: Board,
         /// Where the table is looked for, if there is a data folder.
         path: Option<PathBuf>,
+        /// The metric asked for.
+        metric: Metric,
+    },
+    /// A file (or a table given in memory) counts moves in another metric
+    /// than the one asked for: a file built for one metric never answers
+    /// in the other.
+    #[error(
+        "{} is {kind} in the {} metric, but the {} metric was asked for: use one built for the {} metric",
+        origin.name(), holds.adjective(), asked.adjective(), asked.adjective()
+    )]
+    OtherMetric {
+        /// Where it came from.
+        origin: Source,
+        /// What it is.
+        kind: Kind,
+        /// The metric asked for.
+        asked: Metric,
+        /// The metric the file was built for.
+        holds: Metric,
+    },
+    /// Boards or a method that the metric is not answered for.
+    #[error("{shape} boards are not answered in the {} metric here: {why}", metric.adjective())]
+    Unanswered {
+        /// The metric asked for.
+        metric: Metric,
+        /// The board size.
+        shape: Shape,
+        /// What is and is not answered.
+        why: &'static str,
     },
     /// Boards of this size have no full table.
     #[error(

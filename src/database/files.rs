@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::{DatabaseError, Event, Inner, Source, own_table};
-use crate::board::Board;
+use crate::board::{Board, Metric};
 use crate::format::{FileError, Kind};
 use crate::output;
 use crate::pdb::PatternDb;
 use crate::store::{self, Bytes};
 use crate::symmetry::GoalClass;
-use crate::table::{Table, generate};
+use crate::table::{Table, generate_in};
 
 /// What a file that could not be opened is: unreadable, or unusable.
 pub(super) fn file_error(path: &Path, e: FileError) -> DatabaseError {
@@ -120,13 +120,14 @@ impl Inner {
     pub(super) fn find_or_build_table(
         &self,
         class: &GoalClass,
+        metric: Metric,
     ) -> Result<(Table<Bytes>, Source), DatabaseError> {
         let goal = class.goal();
         let shape = goal.shape();
         let path = self
             .dir
             .as_ref()
-            .map(|d| d.join(store::default_file_name(class.canonical())));
+            .map(|d| d.join(store::table_file_name(class.canonical(), metric)));
         if let Some(path) = &path
             && path.exists()
         {
@@ -138,13 +139,21 @@ impl Inner {
                     holds: *table.goal(),
                 });
             }
+            if table.metric() != metric {
+                return Err(DatabaseError::OtherMetric {
+                    origin: Source::File(path.clone()),
+                    kind: crate::format::Kind::FullTable,
+                    asked: metric,
+                    holds: table.metric(),
+                });
+            }
             return Ok((table, Source::File(path.clone())));
         }
         if shape.cells() > self.build_cells {
             // A file under the asked goal's own name that holds the
             // class's table was renamed for this shape: say so.
             if let Some(dir) = &self.dir {
-                let named = dir.join(store::default_file_name(goal));
+                let named = dir.join(store::table_file_name(goal, metric));
                 if Some(&named) != path.as_ref()
                     && named.exists()
                     && let Ok(table) = self.open_table(&named)
@@ -156,13 +165,17 @@ impl Inner {
                     });
                 }
             }
-            return Err(DatabaseError::MissingTable { goal: *goal, path });
+            return Err(DatabaseError::MissingTable {
+                goal: *goal,
+                path,
+                metric,
+            });
         }
         // The class's file serves every goal of the class: it is built for
         // the class's own goal, whichever goal asked first.
         let start = Instant::now();
         let canonical = class.canonical();
-        let table = generate(canonical, |_| {})?;
+        let table = generate_in(canonical, metric, |_| {})?;
         self.report(&Event::Built {
             goal: *canonical,
             elapsed: start.elapsed(),

@@ -5,8 +5,8 @@
 use std::io;
 use std::path::PathBuf;
 
-use super::{Database, DatabaseError, MAX_FALLBACK_CELLS};
-use crate::board::{Board, MAX_CELLS, Shape};
+use super::{Database, DatabaseError, MAX_FALLBACK_CELLS, MAX_MULTI_CELLS};
+use crate::board::{Board, MAX_CELLS, Metric, Shape};
 use crate::store;
 use crate::symmetry::{BuiltFor, GoalClass};
 use crate::table::{MANIFEST_NAME, MAX_TABLE_CELLS};
@@ -38,6 +38,8 @@ pub struct DataFile {
     pub goal: Board,
     /// What it holds.
     pub holds: Holds,
+    /// The metric its name says its distances are in.
+    pub metric: Metric,
 }
 
 impl DataFile {
@@ -53,14 +55,19 @@ impl DataFile {
     /// ```
     pub fn from_path(path: impl Into<PathBuf>) -> Option<DataFile> {
         let path = path.into();
-        let (goal, sizes) = store::parse_file_name(path.file_name()?.to_str()?)?;
+        let (goal, sizes, metric) = store::parse_file_name(path.file_name()?.to_str()?)?;
         let holds = match sizes {
             Some(sizes) => Holds::Patterns { sizes },
             None if path.is_dir() && path.join(MANIFEST_NAME).exists() => Holds::ShardedTable,
             None if path.is_dir() => return None,
             None => Holds::Table,
         };
-        Some(DataFile { path, goal, holds })
+        Some(DataFile {
+            path,
+            goal,
+            holds,
+            metric,
+        })
     }
 
     /// Whether its name is that of the file of `goal`'s class: the file
@@ -192,6 +199,24 @@ impl Database {
     /// the data folder's `files`: `None` where it would fail.
     fn answered_by(&self, goal: &Board, files: &[DataFile]) -> Option<AnsweredBy> {
         let shape = goal.shape();
+        let metric = self.metric;
+        if metric == Metric::Multi {
+            // Full tables only, of up to 12 cells (see `Database::exact`).
+            if shape.cells() > MAX_MULTI_CELLS {
+                return None;
+            }
+            if let Some(table) = self.named_table() {
+                return (table.serves(goal) && table.metric() == metric)
+                    .then_some(AnsweredBy::Table);
+            }
+            let table = files.iter().any(|f| {
+                matches!(f.holds, Holds::Table | Holds::ShardedTable)
+                    && f.metric == metric
+                    && f.serves(goal)
+            });
+            let ready = table || shape.cells() <= self.inner.build_cells;
+            return (ready || self.ready_engine(goal).is_some()).then_some(AnsweredBy::Table);
+        }
         // Whether there are pattern databases for the goal; `None` where
         // looking for them is an error (databases named for another goal).
         let patterns = || match self.named_patterns() {
@@ -207,9 +232,11 @@ impl Database {
             if let Some(table) = self.named_table() {
                 return table.serves(goal).then_some(AnsweredBy::Table);
             }
-            let table = files
-                .iter()
-                .any(|f| matches!(f.holds, Holds::Table | Holds::ShardedTable) && f.serves(goal));
+            let table = files.iter().any(|f| {
+                matches!(f.holds, Holds::Table | Holds::ShardedTable)
+                    && f.metric == metric
+                    && f.serves(goal)
+            });
             if table || shape.cells() <= self.inner.build_cells || self.ready_engine(goal).is_some()
             {
                 return Some(AnsweredBy::Table);

@@ -49,7 +49,7 @@ pub use event::{Event, Source};
 pub use folder::{AnsweredBy, DataFile, Holds, Size};
 use slots::{FolderMark, Looked, Slots, lock};
 
-use crate::board::{Board, Shape};
+use crate::board::{Board, Metric, Shape};
 use crate::output;
 use crate::pdb::PatternDb;
 use crate::random::SplitMix64;
@@ -64,6 +64,10 @@ use crate::table::{MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, PathCount, Probe, RareL
 /// past it (a 5×5 board could take days) the answer is
 /// [`DatabaseError::MissingPatterns`] unless a search is named.
 pub const MAX_FALLBACK_CELLS: usize = 16;
+/// The most cells answered in the multi-tile metric: from full tables of
+/// up to 12 cells (3×4), built in memory. Bigger boards in that metric are
+/// refused ([`DatabaseError::Unanswered`]).
+pub const MAX_MULTI_CELLS: usize = MAX_IN_MEMORY_CELLS;
 /// Tables of at least this many boards (3×4, 2×6 and up) keep their rare
 /// layers in a file beside them, once listed.
 pub(crate) const SAVED_RARE_LAYERS_STATES: u64 = 1 << 24;
@@ -110,6 +114,8 @@ struct Inner {
 #[derive(Clone)]
 pub struct Database {
     inner: Arc<Inner>,
+    /// The metric it answers in ([`Database::with_metric`]).
+    metric: Metric,
 }
 
 impl fmt::Debug for Database {
@@ -277,6 +283,7 @@ impl DatabaseBuilder {
         };
         Ok(Database {
             inner: Arc::new(inner),
+            metric: Metric::Single,
         })
     }
 }
@@ -290,6 +297,67 @@ fn own_patterns(db: PatternDb<Vec<u8>>) -> PatternDb<Bytes> {
 }
 
 impl Database {
+    /// The same database answering in `metric`: distances, solutions,
+    /// probes, counts, layers and random boards counted in that metric,
+    /// from the files built for it (a file of the data folder is kept per
+    /// class and metric). Cheap: the clone shares what is open.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Metric, Shape};
+    /// let db = Database::in_memory().open().unwrap();
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let board: Board = "2 3 4 1 5 x 7 6 8".parse().unwrap();
+    /// assert_eq!(db.distance(&board, &goal).unwrap(), Some(19));
+    /// let multi = db.with_metric(Metric::Multi);
+    /// assert_eq!(multi.distance(&board, &goal).unwrap(), Some(14));
+    /// let found = multi.solve(&board, &goal).unwrap();
+    /// assert_eq!(found.metric, Metric::Multi);
+    /// assert_eq!(found.slides().unwrap().len(), 14);
+    /// ```
+    pub fn with_metric(&self, metric: Metric) -> Database {
+        Database {
+            inner: self.inner.clone(),
+            metric,
+        }
+    }
+
+    /// The metric it answers in: the single-tile metric unless
+    /// [`with_metric`](Database::with_metric) said otherwise.
+    ///
+    /// ```
+    /// use slidedb::{Database, Metric};
+    /// let db = Database::in_memory().open().unwrap();
+    /// assert_eq!(db.metric(), Metric::Single);
+    /// assert_eq!(db.with_metric(Metric::Multi).metric(), Metric::Multi);
+    /// ```
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// Refuses what the metric does not answer: in the multi-tile metric,
+    /// boards of more than [`MAX_MULTI_CELLS`] cells, and every method but
+    /// the full table's.
+    fn check_metric(&self, shape: Shape, method: Method) -> Result<(), DatabaseError> {
+        if self.metric == Metric::Single {
+            return Ok(());
+        }
+        if shape.cells() > MAX_MULTI_CELLS {
+            return Err(DatabaseError::Unanswered {
+                metric: self.metric,
+                shape,
+                why: "full tables in this metric go up to 12 cells (3x4), and there are no pattern databases for it yet",
+            });
+        }
+        if method != Method::Exact {
+            return Err(DatabaseError::Unanswered {
+                metric: self.metric,
+                shape,
+                why: "the classic searches and the pattern databases count single-tile moves; the full table answers",
+            });
+        }
+        Ok(())
+    }
+
     /// A builder over the default data folder ([`store::default_data_dir`]).
     ///
     /// ```
@@ -415,6 +483,7 @@ impl Database {
     /// assert!(db.engine(&Board::solved(Shape::new(3, 4).unwrap()), Method::Exact).is_err());
     /// ```
     pub fn engine(&self, goal: &Board, method: Method) -> Result<Engine, DatabaseError> {
+        self.check_metric(goal.shape(), method)?;
         let class = GoalClass::of(goal);
         let kind = match method {
             Method::Exact => match self.exact(goal)? {
@@ -479,16 +548,21 @@ impl Database {
     pub fn ready_engine(&self, goal: &Board) -> Option<Engine> {
         let shape = goal.shape();
         let named = self.named_patterns().is_some_and(|p| p.shape() == shape);
-        if shape.cells() > MAX_TABLE_CELLS || named {
+        if shape.cells() > MAX_TABLE_CELLS
+            || named
+            || self.check_metric(shape, Method::Exact).is_err()
+        {
             return None;
         }
         let class = GoalClass::of(goal);
         let (value, source) = match &self.inner.table_file {
-            Some((table, source)) if table.serves(goal) => (table.clone(), source.clone()),
+            Some((table, source)) if table.serves(goal) && table.metric() == self.metric => {
+                (table.clone(), source.clone())
+            }
             // The error is for `engine` to say.
             Some(_) => return None,
             None => {
-                let slot = self.inner.tables.slot(class.canonical());
+                let slot = self.inner.tables.slot(class.canonical(), self.metric);
                 let held = slot.try_lock().ok()?;
                 let (table, source) = held.as_ref()?;
                 (table.clone(), source.clone())
@@ -521,6 +595,10 @@ impl Database {
     /// ```
     pub fn exact(&self, goal: &Board) -> Result<ExactBy, DatabaseError> {
         let shape = goal.shape();
+        self.check_metric(shape, Method::Exact)?;
+        if self.metric == Metric::Multi {
+            return Ok(ExactBy::Table(self.table(goal)?));
+        }
         let named = self.named_patterns().is_some_and(|p| p.shape() == shape);
         if shape.cells() <= MAX_TABLE_CELLS && !named {
             return match self.table(goal) {
@@ -588,6 +666,14 @@ impl Database {
                     holds: *table.goal(),
                 });
             }
+            if table.metric() != self.metric {
+                return Err(DatabaseError::OtherMetric {
+                    origin: source.clone(),
+                    kind: Kind::FullTable,
+                    asked: self.metric,
+                    holds: table.metric(),
+                });
+            }
             return Ok(Toward {
                 value: table.clone(),
                 class,
@@ -599,7 +685,7 @@ impl Database {
         }
         // The class's slot is held while its file is opened or built:
         // other classes go on meanwhile.
-        let slot = self.inner.tables.slot(class.canonical());
+        let slot = self.inner.tables.slot(class.canonical(), self.metric);
         let mut held = lock(&slot);
         if let Some((table, source)) = &*held {
             return Ok(Toward {
@@ -608,7 +694,7 @@ impl Database {
                 source: source.clone(),
             });
         }
-        let (table, source) = self.inner.find_or_build_table(&class)?;
+        let (table, source) = self.inner.find_or_build_table(&class, self.metric)?;
         let table = Arc::new(table);
         *held = Some((table.clone(), source.clone()));
         Ok(Toward {
@@ -648,7 +734,7 @@ impl Database {
                 source: source.clone(),
             }));
         }
-        let slot = self.inner.patterns.slot(class.canonical());
+        let slot = self.inner.patterns.slot(class.canonical(), Metric::Single);
         let mut held = lock(&slot);
         let dir = self.inner.dir.as_deref();
         let found = match &*held {
@@ -821,7 +907,7 @@ impl Database {
     ) -> Result<Arc<RareLayers>, DatabaseError> {
         let t = table.get();
         let key = *t.indexed_goal();
-        let slot = self.inner.rare.slot(&key);
+        let slot = self.inner.rare.slot(&key, t.metric());
         let mut held = lock(&slot);
         if let Some(rare) = &*held
             && rare.covers(upto)

@@ -13,16 +13,17 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::Source;
-use crate::board::Board;
+use crate::board::{Board, Metric};
 
 /// How long a look that found nothing stands while the data folder seems
 /// unchanged: a file written into it since is found within this time even
 /// where the folder's modification time is too coarse to show it.
 pub(super) const LOOK_AGAIN_AFTER: Duration = Duration::from_secs(2);
 
-/// One slot a goal class (by its canonical goal), each with its own lock.
+/// One slot a goal class (by its canonical goal) and metric, each with its
+/// own lock.
 pub(super) struct Slots<V> {
-    map: Mutex<HashMap<Board, Arc<Mutex<V>>>>,
+    map: Mutex<HashMap<(Board, Metric), Arc<Mutex<V>>>>,
 }
 
 impl<V> Default for Slots<V> {
@@ -34,10 +35,11 @@ impl<V> Default for Slots<V> {
 }
 
 impl<V: Default> Slots<V> {
-    /// The slot of the class whose canonical goal is `key`, added empty if
-    /// it has none yet. Holds the map's lock only while it looks.
-    pub(super) fn slot(&self, key: &Board) -> Arc<Mutex<V>> {
-        lock(&self.map).entry(*key).or_default().clone()
+    /// The slot of the class whose canonical goal is `key`, in `metric`,
+    /// added empty if it has none yet. Holds the map's lock only while it
+    /// looks.
+    pub(super) fn slot(&self, key: &Board, metric: Metric) -> Arc<Mutex<V>> {
+        lock(&self.map).entry((*key, metric)).or_default().clone()
     }
 }
 
@@ -101,13 +103,14 @@ mod tests {
         let slots: Slots<u32> = Slots::default();
         let a = Board::solved(Shape::EIGHT);
         let b = Board::solved(Shape::new(2, 3).unwrap());
-        let held = slots.slot(&a);
+        let held = slots.slot(&a, Metric::Single);
         let _busy = lock(&held);
         // Another class's slot is found and locked while `a`'s is held.
-        *lock(&slots.slot(&b)) = 7;
-        assert_eq!(*lock(&slots.slot(&b)), 7);
+        *lock(&slots.slot(&b, Metric::Single)) = 7;
+        assert_eq!(*lock(&slots.slot(&b, Metric::Single)), 7);
+        assert_eq!(*lock(&slots.slot(&b, Metric::Multi)), 0);
         // And `a`'s slot is the same one, still held.
-        assert!(slots.slot(&a).try_lock().is_err());
+        assert!(slots.slot(&a, Metric::Single).try_lock().is_err());
     }
 
     #[test]

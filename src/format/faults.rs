@@ -119,7 +119,7 @@ impl FileFault {
                 "bad endianness mark {got:hex4} (expected {expected:hex4}): the file is damaged"
             }
             FileFault::OlderVersion => {
-                "format version {got}, written by an older slidedb (this one reads version {expected}, whose files record the goal they were built for)"
+                "format version {got}, written by an older slidedb (the oldest this one reads is version {expected})"
             }
             FileFault::NewerVersion => {
                 "format version {got}, written by a newer slidedb (this one reads version {expected})"

@@ -28,12 +28,15 @@ pub(crate) struct Metadata {
     pub groups: Vec<Vec<u8>>,
     /// `layers[g][d]`: placements of group `g` whose entry is `d`.
     pub layers: Vec<Vec<u64>>,
+    /// The metric of the entries ([`crate::goals::metric_byte`]).
+    pub metric: u8,
 }
 
 /// Pattern databases' bytes, checked.
 pub(crate) struct Layout {
     pub metadata: Metadata,
     pub class: GoalClass,
+    pub metric: crate::board::Metric,
     /// The groups, named as in the indexed goal.
     pub partition: Partition,
     pub body: std::ops::Range<usize>,
@@ -55,6 +58,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, FileError> {
         body_crc,
     } = format::read::<Metadata>(bytes, Kind::PatternDatabases, ENCODING_BYTE)?;
     let class = m.goals.class()?;
+    let metric = crate::goals::metric_of(m.metric)?;
     let shape = class.canonical().shape();
     // The body is laid out by the groups as written: they must already be
     // in the order the partition would put them in.
@@ -106,6 +110,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, FileError> {
     Ok(Layout {
         metadata: m,
         class,
+        metric,
         partition,
         body,
         body_crc,

@@ -34,7 +34,7 @@ mod ida;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use crate::board::{Board, MAX_CELLS, Move, Shape};
+use crate::board::{Board, MAX_CELLS, Metric, Move, Shape};
 use crate::format::FileError;
 use crate::rank::{placement_count, placement_rank};
 use crate::search::Stats;
@@ -514,6 +514,7 @@ pub fn build(
         goals: crate::goals::Goals::new(&class),
         groups,
         layers,
+        metric: crate::goals::metric_byte(Metric::Single),
     };
     Ok(PatternDb::new(file::write(&metadata, &body)).expect("built pattern databases are valid"))
 }
@@ -526,6 +527,8 @@ pub fn build(
 pub struct PatternDb<D> {
     data: D,
     class: GoalClass,
+    /// The metric of its entries.
+    metric: Metric,
     /// The groups, tiles named as in the goal.
     partition: Partition,
     /// The groups, tiles named as in the indexed goal (the body's layout).
@@ -583,6 +586,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
                 .map_err(|e| FileError::metadata(format!("groups: {e}")))?,
             indexed: layout.partition,
             class,
+            metric: layout.metric,
             metadata: layout.metadata,
             ranges,
             body: layout.body,
@@ -902,6 +906,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
                 class.moves_back(&mut moves);
                 Ok(Solution {
                     moves: Some(moves),
+                    metric: Metric::Single,
                     stats: Some(stats),
                 })
             }
@@ -938,6 +943,10 @@ impl PatternDb<memmap2::Mmap> {
 impl<D: AsRef<[u8]>> BuiltFor for PatternDb<D> {
     fn class(&self) -> &GoalClass {
         &self.class
+    }
+
+    fn metric(&self) -> Metric {
+        self.metric
     }
 }
 

@@ -70,6 +70,60 @@ struct Pending {
     verticals: u8,
 }
 
+/// [`check_entries`] for a table in the multi-tile metric, board by
+/// board: each entry is a distance mod 3, the goal's is 0, and every other
+/// board has a neighbour (a slide of the blank along its row or column)
+/// one closer. Neighbours here may be as far as the board, so one closer,
+/// as far and one farther are all the residues mod 3: the rule that holds
+/// for every neighbour in the single-tile metric says nothing here, and
+/// `verify`'s fresh search carries the rest.
+pub(crate) fn check_entries_multi<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    progress: impl Fn(u64, u64) + Sync,
+) -> Result<(), EntryFault> {
+    let indexer = table.indexer();
+    let total = indexer.len();
+    let goal = indexer.rank_unchecked(table.indexed_goal()).0;
+    let done = AtomicU64::new(0);
+    progress(0, total);
+    (0..total.div_ceil(TASK))
+        .into_par_iter()
+        .try_for_each(|task| {
+            let (first, last) = (task * TASK, ((task + 1) * TASK).min(total));
+            for i in first..last {
+                let residue = table.residue(Index(i));
+                let fault = |what| EntryFault {
+                    index: Index(i),
+                    residue,
+                    what,
+                };
+                if residue > 2 {
+                    return Err(fault("an entry that holds no distance"));
+                }
+                if i == goal {
+                    if residue != 0 {
+                        return Err(fault("the goal's entry is not 0"));
+                    }
+                    continue;
+                }
+                let board = indexer.unrank(Index(i)).expect("an index below len");
+                let closer = (residue + 2) % 3;
+                let has_closer = board
+                    .slides(crate::board::Metric::Multi)
+                    .any(|(_, next)| table.residue(indexer.rank_unchecked(&next)) == closer);
+                if !has_closer {
+                    return Err(fault("no neighbour is one closer"));
+                }
+            }
+            let n = last - first;
+            let before = done.fetch_add(n, Relaxed);
+            if (before * 100 / total) != ((before + n) * 100 / total) {
+                progress(before + n, total);
+            }
+            Ok(())
+        })
+}
+
 /// Checks every entry of `table` against its neighbours', in parallel,
 /// calling `progress(done, total)` about a hundred times (from any
 /// thread). The fault found first, if any; which one, when there are

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Shape};
+use crate::board::{Board, Metric, Shape};
 use crate::format::{self, FileError, Frame, Kind};
 use crate::goals::Goals;
 use crate::symmetry::GoalClass;
@@ -34,6 +34,8 @@ pub(crate) struct Metadata {
     /// States at the greatest distance (at most [`MAX_HARDEST`]), as boards
     /// toward the indexed goal, in index order.
     pub hardest: Vec<Vec<u8>>,
+    /// The metric of the distances ([`crate::goals::metric_byte`]).
+    pub metric: u8,
 }
 
 /// A full table's bytes, checked: its metadata, its goal's class, and
@@ -41,6 +43,7 @@ pub(crate) struct Metadata {
 pub(crate) struct Layout {
     pub metadata: Metadata,
     pub class: GoalClass,
+    pub metric: Metric,
     pub body: std::ops::Range<usize>,
     pub body_crc: u32,
 }
@@ -70,9 +73,11 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Layout, FileError> {
         body_crc,
     } = format::read::<Metadata>(bytes, Kind::FullTable, ENCODING_MOD3)?;
     let class = check(&metadata, body.len() as u64)?;
+    let metric = crate::goals::metric_of(metadata.metric)?;
     Ok(Layout {
         metadata,
         class,
+        metric,
         body,
         body_crc,
     })
@@ -92,6 +97,7 @@ pub(crate) fn check(m: &Metadata, body_bytes: u64) -> Result<GoalClass, FileErro
         )));
     }
     let class = m.goals.class()?;
+    crate::goals::metric_of(m.metric)?;
     let indexed = *class.canonical();
     if m.states != shape.table_states() {
         return Err(FileError::metadata(format!(

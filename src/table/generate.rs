@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use crate::bfs::{self, GenerateError, Layer, MAX_IN_MEMORY_CELLS};
-use crate::board::Board;
+use crate::board::{Board, Metric};
 use crate::symmetry::GoalClass;
 
 use super::{Table, assemble};
@@ -32,7 +32,38 @@ pub fn generate(
     let class = GoalClass::of(goal);
     let done = bfs::memory::search(&class, on_layer, |_| ControlFlow::Continue(()))?;
     let (layers, hardest, body) = done.expect("the search ran to the end");
-    Ok(assemble(&class, layers, &hardest, &body))
+    Ok(assemble(&class, Metric::Single, layers, &hardest, &body))
+}
+
+/// Builds the full distance table for `goal` in `metric` by reverse BFS,
+/// calling `on_layer` after each layer: in the single-tile metric the
+/// table of [`generate`](crate::table::generate()); in the multi-tile
+/// metric, where one move slides the blank any distance along its row or
+/// column, a table of the same layout whose entries and answers count
+/// those moves. Up to [`MAX_IN_MEMORY_CELLS`] cells.
+///
+/// ```
+/// use slidedb::{Board, BuiltFor, Metric, Shape, table::generate_in};
+/// let table = generate_in(&Board::solved(Shape::EIGHT), Metric::Multi, |_| {}).unwrap();
+/// assert_eq!(table.metric(), Metric::Multi);
+/// assert_eq!(table.max_distance(), 24);
+/// let found = table.solve(&"2 3 4 1 5 x 7 6 8".parse().unwrap()).unwrap();
+/// assert_eq!(found.distance(), Some(14));
+/// ```
+pub fn generate_in(
+    goal: &Board,
+    metric: Metric,
+    on_layer: impl FnMut(&Layer),
+) -> Result<Table<Vec<u8>>, GenerateError> {
+    match metric {
+        Metric::Single => generate(goal, on_layer),
+        Metric::Multi => {
+            let class = GoalClass::of(goal);
+            let done = bfs::multi::search(&class, on_layer, |_| ControlFlow::Continue(()))?;
+            let (layers, hardest, body) = done.expect("the search ran to the end");
+            Ok(assemble(&class, Metric::Multi, layers, &hardest, &body))
+        }
+    }
 }
 
 /// Builds the full distance table for `goal` by the two-bit search, in
@@ -58,5 +89,5 @@ pub fn generate_two_bit(
     }
     let class = GoalClass::of(goal);
     let (layers, hardest, body) = bfs::twobit::search_resident(&class, &mut on_layer)?;
-    Ok(assemble(&class, layers, &hardest, &body))
+    Ok(assemble(&class, Metric::Single, layers, &hardest, &body))
 }

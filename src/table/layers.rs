@@ -21,7 +21,7 @@ use std::ops::{ControlFlow, RangeInclusive};
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Board;
+use crate::board::{Board, Metric};
 use crate::format::{self, FileError, Frame, Kind};
 use crate::random::SplitMix64;
 use crate::rank::Index;
@@ -46,6 +46,8 @@ pub struct RareLayers {
     layers: Vec<u64>,
     /// That table's body checksum.
     table_crc: u32,
+    /// That table's metric.
+    metric: Metric,
     /// `lists[d]`: the indexes of layer `d`, in increasing order, for the
     /// rare layers up to the deepest one built.
     lists: Vec<Option<Vec<u64>>>,
@@ -103,6 +105,7 @@ impl RareLayers {
             indexed_goal: *table.indexed_goal(),
             layers,
             table_crc: table.body_crc(),
+            metric: table.metric(),
             lists,
         })
     }
@@ -141,6 +144,7 @@ impl RareLayers {
             table_crc: self.table_crc,
             upto: self.lists.len() as u32 - 1,
             listed,
+            metric: crate::goals::metric_byte(self.metric),
         };
         format::write(Kind::RareLayers, encoding(wide), &metadata, &body)
     }
@@ -168,9 +172,10 @@ impl RareLayers {
             || m.indexed_goal != indexed
             || m.layers != table.layers()
             || m.table_crc != table.body_crc()
+            || crate::goals::metric_of(m.metric)? != table.metric()
         {
             return Err(FileError::metadata(
-                "the rare layers of another table (its goal, layer counts or checksum differ)",
+                "the rare layers of another table (its goal, layer counts, checksum or metric differ)",
             ));
         }
         let threshold = RareLayers::threshold(table.states());
@@ -217,6 +222,7 @@ impl RareLayers {
             indexed_goal: *table.indexed_goal(),
             layers: m.layers,
             table_crc: m.table_crc,
+            metric: table.metric(),
             lists,
         })
     }
@@ -264,6 +270,8 @@ struct RareMetadata {
     upto: u32,
     /// The layers listed, in increasing order: every rare one up to `upto`.
     listed: Vec<u32>,
+    /// The table's metric ([`crate::goals::metric_byte`]).
+    metric: u8,
 }
 
 impl<D: AsRef<[u8]>> Table<D> {
@@ -293,7 +301,9 @@ impl<D: AsRef<[u8]>> Table<D> {
             ControlFlow::Continue(())
         };
         // Past 12 cells the search runs in 3 bits a board.
-        let searched = if self.shape().cells() > MAX_IN_MEMORY_CELLS {
+        let searched = if self.metric() == Metric::Multi {
+            crate::bfs::multi::sweep(&self.class, |frontier| check(frontier))
+        } else if self.shape().cells() > MAX_IN_MEMORY_CELLS {
             crate::bfs::twobit::sweep(&self.class, &mut check)
         } else {
             sweep(&self.class, |frontier| check(frontier))

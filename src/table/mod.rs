@@ -19,14 +19,14 @@ use std::path::Path;
 
 pub(crate) use crate::bfs::MAX_HARDEST;
 pub use crate::bfs::{GenerateError, Layer, MAX_IN_MEMORY_CELLS};
-pub(crate) use entries::check_entries;
-pub use generate::{generate, generate_two_bit};
+pub(crate) use entries::{check_entries, check_entries_multi};
+pub use generate::{generate, generate_in, generate_two_bit};
 pub use layers::RareLayers;
 pub use query::{MoveOutcome, PathCount, Probe};
 pub use save::{SaveError, merge_shards};
 pub use shards::{MANIFEST_NAME, ShardError};
 
-use crate::board::{Adjacency, Board, Move};
+use crate::board::{Adjacency, Board, Metric, Move};
 use crate::format::FileError;
 use crate::rank::{Index, Indexer};
 use crate::solution::{Solution, SolveError, check_shape};
@@ -62,6 +62,8 @@ pub struct Table<D> {
     data: D,
     metadata: file::Metadata,
     class: GoalClass,
+    /// The metric of its distances.
+    metric: Metric,
     indexer: Indexer,
     adjacency: Adjacency,
     walk: Walk,
@@ -105,6 +107,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             indexer,
             adjacency: Adjacency::new(indexed.shape()),
             class: layout.class,
+            metric: layout.metric,
             metadata: layout.metadata,
             body: layout.body,
             body_crc: layout.body_crc,
@@ -120,6 +123,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             data: f(self.data),
             metadata: self.metadata,
             class: self.class,
+            metric: self.metric,
             indexer: self.indexer,
             adjacency: self.adjacency,
             walk: self.walk,
@@ -309,6 +313,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let solvable = self.solve_into(board, &mut moves)?;
         Ok(Solution {
             moves: solvable.then_some(moves),
+            metric: self.metric(),
             stats: None,
         })
     }
@@ -369,6 +374,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Some(start) = self.indexer.rank_in_one_pass(board) else {
             return Ok(None);
         };
+        if self.metric == Metric::Multi {
+            return self.descend_multi(board, start, step);
+        }
         let ix = &self.indexer;
         let Some(shards) = &self.shards else {
             // One copy of the walk per common size, its rank unrolled.
@@ -464,6 +472,51 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(Some(distance))
     }
 
+    /// [`descend`](Table::descend) in the multi-tile metric, from a board
+    /// that can reach the goal, whose index is `start`: each step takes the
+    /// first slide (in the order `u d l r`, nearest first) whose board's
+    /// entry says one closer, and shows its cells one by one. A neighbour
+    /// here is one closer, as far, or one farther, three residues mod 3.
+    fn descend_multi(
+        &self,
+        board: &Board,
+        start: Index,
+        mut step: impl FnMut(Move),
+    ) -> Result<Option<u32>, SolveError> {
+        let damaged = |board: &Board, why: &'static str| {
+            Err(SolveError::Damaged {
+                board: board.to_string(),
+                why,
+            })
+        };
+        let mut here = *board;
+        let mut index = start;
+        let mut entry = self.residue(index);
+        let mut distance = 0;
+        while index.0 != self.walk.goal {
+            if entry > 2 {
+                return damaged(&here, "its entry holds no distance");
+            }
+            if distance >= self.max_distance() {
+                return damaged(&here, "the path grew longer than the greatest distance");
+            }
+            let closer = (entry + 2) % 3;
+            let found = here.slides(Metric::Multi).find_map(|(slide, next)| {
+                let next_index = self.indexer.rank_unchecked(&next);
+                (self.residue(next_index) == closer).then_some((slide, next, next_index))
+            });
+            let Some((slide, next, next_index)) = found else {
+                return damaged(&here, "no move leads one closer");
+            };
+            slide.steps().for_each(&mut step);
+            distance += 1;
+            here = next;
+            index = next_index;
+            entry = closer;
+        }
+        Ok(Some(distance))
+    }
+
     /// The distance from `board` to the goal, or `None` if it cannot reach
     /// it: the length of the greedy descent, O(distance).
     ///
@@ -518,8 +571,10 @@ impl Table<Vec<u8>> {
         let (manifest, bodies, bytes) = shards::open_shards(dir, false)?;
         let class = manifest.goals.class().expect("a checked manifest");
         let indexed = *class.canonical();
+        let metric = crate::goals::metric_of(manifest.metric).expect("a checked manifest");
         let metadata = metadata(
             &class,
+            metric,
             manifest.layers.clone(),
             &shards::hardest_boards(&manifest),
         );
@@ -530,6 +585,7 @@ impl Table<Vec<u8>> {
             indexer,
             adjacency: Adjacency::new(indexed.shape()),
             class,
+            metric,
             metadata,
             body: end..end,
             body_crc: bodies.crc(),
@@ -589,16 +645,23 @@ fn residue_in(body: &[u8], index: u64) -> u8 {
 /// canonical goal; the table answers toward `class`'s goal.
 pub(crate) fn assemble(
     class: &GoalClass,
+    metric: Metric,
     layers: Vec<u64>,
     hardest: &[Board],
     body: &[u8],
 ) -> Table<Vec<u8>> {
-    let metadata = metadata(class, layers, hardest);
+    let metadata = metadata(class, metric, layers, hardest);
     Table::new(file::write(&metadata, body)).expect("a generated table is valid")
 }
 
-/// The metadata of a finished search toward `class`'s canonical goal.
-pub(crate) fn metadata(class: &GoalClass, layers: Vec<u64>, hardest: &[Board]) -> file::Metadata {
+/// The metadata of a finished search in `metric` toward `class`'s
+/// canonical goal.
+pub(crate) fn metadata(
+    class: &GoalClass,
+    metric: Metric,
+    layers: Vec<u64>,
+    hardest: &[Board],
+) -> file::Metadata {
     file::Metadata {
         generator: concat!("slidedb ", env!("CARGO_PKG_VERSION")).to_string(),
         goals: crate::goals::Goals::new(class),
@@ -610,12 +673,17 @@ pub(crate) fn metadata(class: &GoalClass, layers: Vec<u64>, hardest: &[Board]) -
             .take(MAX_HARDEST)
             .map(|b| b.tiles().collect())
             .collect(),
+        metric: crate::goals::metric_byte(metric),
     }
 }
 
 impl<D: AsRef<[u8]>> BuiltFor for Table<D> {
     fn class(&self) -> &GoalClass {
         &self.class
+    }
+
+    fn metric(&self) -> Metric {
+        self.metric
     }
 }
 

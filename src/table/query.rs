@@ -7,21 +7,26 @@
 
 use std::fmt;
 
-use crate::board::{Board, Move};
+use crate::board::{Board, Metric, Move};
 use crate::rank::Index;
 use crate::solution::SolveError;
+use crate::symmetry::BuiltFor;
 use crate::symmetry::GoalClass;
 
 use super::Table;
 
-/// One legal move of the blank, and where it leads.
+/// One legal move of the blank in the table's metric, and where it leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveOutcome {
     /// The move (the direction the blank travels).
     pub mv: Move,
+    /// How many cells the blank travels: 1 in the single-tile metric, 1 or
+    /// more in the multi-tile metric (written as the letter repeated).
+    pub cells: u8,
     /// The board it leads to.
     pub board: Board,
-    /// That board's distance to the goal: one less or one more.
+    /// That board's distance to the goal: one less or one more (in the
+    /// multi-tile metric also the same).
     pub distance: u32,
     /// Whether the move starts an optimal solution (it leads one closer).
     pub optimal: bool,
@@ -35,9 +40,33 @@ pub struct Probe {
     pub board: Board,
     /// Its distance to the goal, or `None` if it cannot reach the goal.
     pub distance: Option<u32>,
-    /// Each legal move of the blank, in the order `u d l r`; empty when
-    /// the board cannot reach the goal.
+    /// Each legal move of the blank, in the order `u d l r` (in the
+    /// multi-tile metric each direction's nearest first); empty when the
+    /// board cannot reach the goal.
     pub moves: Vec<MoveOutcome>,
+    /// The metric of the distances and moves.
+    pub metric: Metric,
+}
+
+impl MoveOutcome {
+    /// The move as a [`Slide`](crate::Slide): its direction and cells.
+    ///
+    /// ```
+    /// use slidedb::{Board, Metric, Shape, table::generate_in};
+    /// let table = generate_in(&Board::solved(Shape::EIGHT), Metric::Multi, |_| {}).unwrap();
+    /// let probe = table.probe(&"1 2 3 4 5 6 0 7 8".parse().unwrap()).unwrap();
+    /// let moves: Vec<String> = probe.moves.iter().map(|m| m.slide().to_string()).collect();
+    /// assert_eq!(moves, ["u", "uu", "r", "rr"]);
+    /// let best: Vec<String> =
+    ///     probe.moves.iter().filter(|m| m.optimal).map(|m| m.slide().to_string()).collect();
+    /// assert_eq!(best, ["rr"]);
+    /// ```
+    pub fn slide(&self) -> crate::Slide {
+        crate::Slide {
+            mv: self.mv,
+            cells: self.cells,
+        }
+    }
 }
 
 impl Probe {
@@ -52,7 +81,9 @@ impl Probe {
         self.distance.is_some()
     }
 
-    /// The moves that lead one closer (none on the goal itself).
+    /// The directions of the moves that lead one closer (none on the goal
+    /// itself); see [`MoveOutcome::slide`] for how far each goes in the
+    /// multi-tile metric.
     ///
     /// ```
     /// use slidedb::{Board, Move, Shape, generate};
@@ -217,8 +248,24 @@ impl Tally for PathCount {
     }
 }
 
-/// The deepest distance whose counts fit a `u128`: 4 · 3^79 < 2^128.
+/// The deepest distance whose counts fit a `u128` in the single-tile
+/// metric: 4 · 3^79 < 2^128.
 const MAX_U128_DISTANCE: u32 = 80;
+
+/// The same in the multi-tile metric, for boards of up to 14 cells: a
+/// board has at most 7 moves (2×7), and an optimal solution never takes
+/// the move back, so at most 7 · 6^48 < 2^128.
+const MAX_U128_DISTANCE_MULTI: u32 = 49;
+
+impl<D: AsRef<[u8]>> Table<D> {
+    /// The deepest distance whose counts this table adds up in a `u128`.
+    fn max_u128_distance(&self) -> u32 {
+        match self.metric() {
+            Metric::Single => MAX_U128_DISTANCE,
+            Metric::Multi => MAX_U128_DISTANCE_MULTI,
+        }
+    }
+}
 
 impl<D: AsRef<[u8]>> Table<D> {
     /// The board's distance, and every legal move's: see [`Probe`].
@@ -248,37 +295,42 @@ impl<D: AsRef<[u8]>> Table<D> {
                 board: *board,
                 distance: None,
                 moves: Vec::new(),
+                metric: self.metric(),
             });
         };
-        let (closer, farther) = ((distance + 2) % 3, (distance + 1) % 3);
+        let (closer, same, farther) = ((distance + 2) % 3, distance % 3, (distance + 1) % 3);
+        let multi = self.metric() == Metric::Multi;
         let mut moves = Vec::with_capacity(4);
-        for &(mv, target) in self.adjacency.from(indexed.blank()) {
-            let next = indexed.slide_from(target as usize);
+        for (slide, next) in indexed.slides(self.metric()) {
             let residue = self.residue(self.indexer.rank_unchecked(&next)) as u32;
-            let optimal = if distance > 0 && residue == closer {
-                true
+            let (optimal, distance) = if distance > 0 && residue == closer {
+                (true, distance - 1)
             } else if residue == farther {
-                false
+                (false, distance + 1)
+            } else if multi && residue == same {
+                (false, distance)
             } else {
                 return Err(SolveError::Damaged {
                     board: next.to_string(),
                     why: "a neighbour's entry is neither one closer nor one farther",
                 });
             };
-            let mut seen = [mv];
+            let mut seen = [slide.mv];
             class.moves_back(&mut seen);
             moves.push(MoveOutcome {
                 mv: seen[0],
+                cells: slide.cells,
                 board: class.from_canonical(&next),
-                distance: if optimal { distance - 1 } else { distance + 1 },
+                distance,
                 optimal,
             });
         }
-        moves.sort_by_key(|m| Move::ALL.iter().position(|&a| a == m.mv));
+        moves.sort_by_key(|m| (Move::ALL.iter().position(|&a| a == m.mv), m.cells));
         Ok(Probe {
             board: *board,
             distance: Some(distance),
             moves,
+            metric: self.metric(),
         })
     }
 
@@ -320,7 +372,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Some(distance) = self.descend(&indexed, |_| {})? else {
             return Ok(None);
         };
-        if distance <= MAX_U128_DISTANCE {
+        if distance <= self.max_u128_distance() {
             self.count_paths::<u128>(&indexed, distance).map(Some)
         } else {
             self.count_paths::<PathCount>(&indexed, distance).map(Some)
@@ -340,22 +392,34 @@ impl<D: AsRef<[u8]>> Table<D> {
         // (index, paths from the start to it), sorted by index.
         let mut layer: Vec<(u64, T)> = vec![(self.indexer.rank_unchecked(start).0, T::ONE)];
         let mut arrivals: Vec<(u64, T)> = Vec::new();
+        let multi = self.metric() == Metric::Multi;
         for walked in 0..distance {
             let left = distance - walked; // the layer's distance to the goal
-            let (closer, farther) = ((left + 2) % 3, (left + 1) % 3);
+            let (closer, same, farther) = ((left + 2) % 3, left % 3, (left + 1) % 3);
             arrivals.clear();
             for &(index, paths) in &layer {
                 let here = self
                     .indexer
                     .unrank(Index(index))
                     .ok_or_else(|| damaged(index, "an index past the end"))?;
-                for &(_, target) in self.adjacency.from(here.blank()) {
-                    let next = self
-                        .indexer
-                        .rank_unchecked(&here.slide_from(target as usize));
+                if !multi {
+                    for &(_, target) in self.adjacency.from(here.blank()) {
+                        let next = self
+                            .indexer
+                            .rank_unchecked(&here.slide_from(target as usize));
+                        match self.residue(next) as u32 {
+                            r if r == closer => arrivals.push((next.0, paths)),
+                            r if r == farther => {}
+                            _ => return Err(damaged(next.0, "its entry holds no distance")),
+                        }
+                    }
+                    continue;
+                }
+                for (_, board) in here.slides(Metric::Multi) {
+                    let next = self.indexer.rank_unchecked(&board);
                     match self.residue(next) as u32 {
                         r if r == closer => arrivals.push((next.0, paths)),
-                        r if r == farther => {}
+                        r if r == farther || r == same => {}
                         _ => return Err(damaged(next.0, "its entry holds no distance")),
                     }
                 }

@@ -113,7 +113,16 @@ fn merge(dir: &Path, out: &Path, overwrite: bool) -> Result<u64, ShardError> {
     let class = manifest.goals.class().expect("a checked manifest");
     let indexer = Indexer::new(class.canonical());
     let cells = indexer.shape().cells();
-    let metadata = metadata(&class, manifest.layers.clone(), &hardest_boards(&manifest));
+    let metric = crate::goals::metric_of(manifest.metric).map_err(|fault| ShardError::Table {
+        path: dir.to_path_buf(),
+        fault,
+    })?;
+    let metadata = metadata(
+        &class,
+        metric,
+        manifest.layers.clone(),
+        &hardest_boards(&manifest),
+    );
     let body_len = table_file::body_len(indexer.len());
     let write_error = |what, source| {
         ShardError::Write(WriteError {

@@ -46,6 +46,8 @@ pub(crate) struct PartMetadata {
     /// Its tile orders: `start .. end`.
     pub start: u64,
     pub end: u64,
+    /// The metric of the search ([`crate::goals::metric_byte`]).
+    pub metric: u8,
 }
 
 impl PartMetadata {
@@ -68,6 +70,7 @@ impl PartMetadata {
             worker: worker as u32,
             start: range.start,
             end: range.end,
+            metric: crate::goals::metric_byte(crate::board::Metric::Single),
         }
     }
 
@@ -100,6 +103,8 @@ pub(crate) struct ManifestMetadata {
     pub shards: Vec<ManifestShard>,
     /// The first boards of the deepest layer, as indexes, in order.
     pub hardest: Vec<u64>,
+    /// The metric of the distances ([`crate::goals::metric_byte`]).
+    pub metric: u8,
 }
 
 /// What is wrong with a sharded table.
@@ -227,7 +232,8 @@ fn read_manifest(dir: &Path) -> Result<(ManifestMetadata, Vec<u8>), ShardError> 
     // The rest as a table file's metadata is checked (sizes, layer counts,
     // hardest boards in the last layer).
     let hardest = hardest_boards(&manifest);
-    let implied = metadata(&class, manifest.layers.clone(), &hardest);
+    let metric = crate::goals::metric_of(manifest.metric).map_err(table)?;
+    let implied = metadata(&class, metric, manifest.layers.clone(), &hardest);
     table_file::check(&implied, table_file::body_len(manifest.states)).map_err(table)?;
     Ok((manifest, bytes))
 }

@@ -15,7 +15,10 @@ use slidedb::{Board, Move, Shape};
 /// The format version FORMAT.md's header table gives (offset 10): the
 /// tests state the spec's numbers themselves, so a library that drifted
 /// from the spec fails them.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
+
+/// The oldest version FORMAT.md's "Versioning" says a reader reads.
+pub const OLDEST_VERSION: u16 = 2;
 
 /// The header's length, FORMAT.md's "Header (64 bytes)".
 pub const HEADER_LEN: usize = 64;

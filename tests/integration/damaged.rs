@@ -213,7 +213,7 @@ fn damaged_files() -> Vec<Damaged> {
             "table-newer-version.slidedb",
             T,
             NewerVersion,
-            changed(&t, |b| set_u16(b, 10, 3)),
+            changed(&t, |b| set_u16(b, 10, 4)),
         ),
         d(
             "table-header-checksum.slidedb",
@@ -287,7 +287,7 @@ fn damaged_files() -> Vec<Damaged> {
             "patterns-newer-version.slidedb",
             P,
             NewerVersion,
-            changed(&p, |b| set_u16(b, 10, 3)),
+            changed(&p, |b| set_u16(b, 10, 4)),
         ),
         d(
             "patterns-body-checksum.slidedb",

@@ -70,6 +70,7 @@ fn metadata_indexed(
     for h in hardest {
         bytes_field(&mut m, h);
     }
+    m.push(0); // the metric: single-tile
     m
 }
 
@@ -124,6 +125,20 @@ fn two_by_two() -> Vec<u8> {
         &[1, 2, 2, 2, 2, 2, 1],
         &[&[0, 3, 2, 1]],
     )
+}
+
+#[test]
+fn a_metric_byte_other_than_0_or_1_is_refused() {
+    let mut meta = two_by_two();
+    *meta.last_mut().unwrap() = 7;
+    let err = open(&file(&meta, &TWO_BY_TWO_BODY)).unwrap_err();
+    assert!(err.to_string().contains("unknown metric 7"), "{err}");
+    // 1 is the multi-tile metric: the 2x2 table's layers are then wrong
+    // for no reason of the metric's (a 2x2 board has the same moves in
+    // both), and it opens.
+    *meta.last_mut().unwrap() = 1;
+    let table = Table::new(file(&meta, &TWO_BY_TWO_BODY)).unwrap();
+    assert_eq!(slidedb::BuiltFor::metric(&table), slidedb::Metric::Multi);
 }
 
 #[test]

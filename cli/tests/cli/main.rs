@@ -47,6 +47,7 @@ mod goals;
 mod large;
 mod limits;
 mod manual;
+mod metric;
 mod output;
 mod page;
 mod queries;

@@ -1,7 +1,7 @@
 //! The table the parts of a finished search make.
 
 use crate::bfs::MAX_HARDEST;
-use crate::board::Board;
+use crate::board::{Board, Metric};
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 use crate::table::{Table, assemble};
@@ -43,5 +43,5 @@ pub(super) fn table_from_parts(goal: &Board, layers: &[u64], parts: &[Part]) -> 
         .into_iter()
         .map(|i| indexer.unrank(i).expect("a part's board is in the index"))
         .collect();
-    assemble(&class, layers.to_vec(), &hardest, &body)
+    assemble(&class, Metric::Single, layers.to_vec(), &hardest, &body)
 }

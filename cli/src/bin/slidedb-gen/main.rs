@@ -10,7 +10,8 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use slidedb::build::{self, BuildEvent, BuildOptions, Partition, build_file};
 use slidedb::{
-    Board, Shape, default_data_dir, default_file_name, generate, pattern_file_name, write_atomic,
+    Board, Metric, Shape, default_data_dir, generate_in, pattern_file_name, table_file_name,
+    write_atomic,
 };
 use slidedb_cli::units::parse_duration;
 
@@ -47,6 +48,12 @@ struct Args {
     /// elsewhere equal groups of at most 6 tiles).
     #[arg(long, value_name = "SIZES", num_args = 0..=1, default_missing_value = "default")]
     pdb: Option<String>,
+    /// The metric the table's distances count moves in: single (a move
+    /// slides one tile one cell) or multi (a move slides the blank any
+    /// distance along its row or column, as speed solvers count; full
+    /// tables of up to 12 cells, in memory) [default: single].
+    #[arg(long, value_name = "METRIC", default_value = "single")]
+    metric: Metric,
     /// Build within this much memory (like 512M, 16G or 16GiB), by the
     /// two-bit search to a file, resumably; it refuses before it starts
     /// when the table needs more [default for boards over 12 cells: the
@@ -222,6 +229,22 @@ fn run(args: &Args) -> Result<()> {
         return cluster::merge(dir, out, *force, *quiet);
     }
     let (goal, canonical) = goals(args)?;
+    if args.metric == Metric::Multi {
+        anyhow::ensure!(
+            args.pdb.is_none()
+                && args.workers.is_none()
+                && args.hosts.is_none()
+                && args.memory.is_none(),
+            "--metric multi builds a full table in memory: leave out --pdb, --workers, --hosts and --memory"
+        );
+        anyhow::ensure!(
+            goal.shape().cells() <= slidedb::MAX_IN_MEMORY_CELLS,
+            "--metric multi builds full tables of up to {} cells, in memory, for now; {} has {}",
+            slidedb::MAX_IN_MEMORY_CELLS,
+            goal.shape(),
+            goal.shape().cells()
+        );
+    }
     if args.workers.is_some() || args.hosts.is_some() {
         return build_distributed(args, &goal);
     }
@@ -234,11 +257,12 @@ fn run(args: &Args) -> Result<()> {
     }
     // A build stopped before goes on by the same command, flags or not.
     let stopped = build::work_files(&out).checkpoint.exists();
-    let two_bit = goal.shape().cells() > slidedb::MAX_IN_MEMORY_CELLS
-        || args.memory.is_some()
-        || args.checkpoint_every.is_some()
-        || args.no_checkpoints
-        || stopped;
+    let two_bit = args.metric == Metric::Single
+        && (goal.shape().cells() > slidedb::MAX_IN_MEMORY_CELLS
+            || args.memory.is_some()
+            || args.checkpoint_every.is_some()
+            || args.no_checkpoints
+            || stopped);
     if two_bit {
         return build_to_file(args, &pool, &goal, &out);
     }
@@ -391,7 +415,7 @@ fn output_path(args: &Args, canonical: &Board, partition: Option<&Partition>) ->
     // Without --out, the goal built toward is the canonical one.
     Ok(dir.join(match partition {
         Some(p) => pattern_file_name(canonical, &p.label(canonical)),
-        None => default_file_name(canonical),
+        None => table_file_name(canonical, args.metric),
     }))
 }
 
@@ -443,7 +467,7 @@ fn build_in_memory(args: &Args, pool: &rayon::ThreadPool, goal: &Board, out: &Pa
     let states = u64::try_from(goal.shape().states()).unwrap_or(u64::MAX);
     let progress = steps(quiet, states, "states, depth");
     let table = pool.install(|| {
-        generate(goal, |layer| {
+        generate_in(goal, args.metric, |layer| {
             if quiet {
                 return;
             }

@@ -88,6 +88,11 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
         );
     };
     let data = args.data.open(true)?;
+    anyhow::ensure!(
+        data.db.metric() == slidedb::Metric::Single,
+        "compare runs the classic searches, which count single-tile moves: leave out --metric {}",
+        data.db.metric()
+    );
     let board = Board::parse(&args.board, data.size)
         .with_context(|| format!("bad board {:?}", args.board))?;
     let goal = data.goal_for(board.shape())?;

@@ -16,8 +16,8 @@ use slidedb::database::Bytes;
 use slidedb::database::{DataFile, Kind};
 use slidedb::request;
 use slidedb::{
-    Board, Database, DatabaseError, Engine, Event, ExactBy, FileError, Method, Shape, Source,
-    Table, Toward,
+    Board, Database, DatabaseError, Engine, Event, ExactBy, FileError, Method, Metric, Shape,
+    Source, Table, Toward,
 };
 
 #[derive(ClapArgs)]
@@ -51,6 +51,12 @@ pub struct DataArgs {
     /// ~/.local/share/slidedb].
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// How moves are counted: single (a move slides one tile one cell) or
+    /// multi (a move slides the blank any distance along its row or
+    /// column: `rrr` is one move); also stm and mtm [default: the metric of
+    /// --table's file, else single].
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<Metric>,
 }
 
 /// The database the options open, and the size and goal they name.
@@ -100,6 +106,11 @@ impl DataArgs {
         let db = builder
             .open()
             .map_err(|e| explain(self.data.as_deref(), e, None))?;
+        let metric = self
+            .metric
+            .or_else(|| db.named_table().map(|t| t.metric()))
+            .unwrap_or_default();
+        let db = db.with_metric(metric);
         let mut data = OpenDatabase {
             db,
             size: self.size,
@@ -302,13 +313,15 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
         )
     };
     let hint = match &e {
-        DatabaseError::MissingTable { goal, .. } => {
-            Some(format!("with\n    {}", gen_table(goal, &data)))
-        }
+        DatabaseError::MissingTable { goal, metric, .. } => Some(format!(
+            "with\n    {}",
+            gen_table(goal, &with_metric(&data, *metric))
+        )),
         DatabaseError::NeedsTable { source, .. } => match source.as_ref() {
-            DatabaseError::MissingTable { goal, .. } => {
-                Some(format!("with\n    {}", gen_table(goal, &data)))
-            }
+            DatabaseError::MissingTable { goal, metric, .. } => Some(format!(
+                "with\n    {}",
+                gen_table(goal, &with_metric(&data, *metric))
+            )),
             _ => None,
         },
         DatabaseError::MissingPatterns { goal, .. } => Some(format!(
@@ -406,4 +419,13 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
 /// records keep the library's words, the same in every front end.
 pub fn name_options(message: &str) -> String {
     message.replace("give the size", "give the size with --size")
+}
+
+/// The options of `slidedb-gen` that `data` (such as ` --data DIR`) holds,
+/// and `--metric multi` for a table of the multi-tile metric.
+fn with_metric(data: &str, metric: Metric) -> String {
+    match metric {
+        Metric::Single => data.to_string(),
+        other => format!("{data} --metric {other}"),
+    }
 }

@@ -70,7 +70,7 @@ impl Query for Probe<'_> {
         let _ = write!(out, "{distance} ");
         for m in &probe.moves {
             let star = if m.optimal { "*" } else { "" };
-            let _ = write!(out, " {}:{}{star}", m.mv.letter(), m.distance);
+            let _ = write!(out, " {}:{}{star}", m.slide(), m.distance);
         }
         out.push('\n');
         Ok(true)

@@ -24,6 +24,10 @@ pub struct SizesArgs {
     /// directory, such as ~/.local/share/slidedb].
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
+    /// The metric: single or multi (see `slidedb solve --help`) [default:
+    /// single].
+    #[arg(long, value_name = "METRIC")]
+    metric: Option<slidedb::Metric>,
     /// One JSON object per line: {"size","exact","goal"}, as each element
     /// of the server's /api/v1/sizes.
     #[arg(long)]
@@ -38,6 +42,7 @@ pub fn run(args: &SizesArgs) -> Result<u8> {
         pdb: args.pdb.clone(),
         search_memory: None,
         data: args.data.clone(),
+        metric: args.metric,
     }
     .open(false)?;
     let sizes = data.db.sizes()?;

@@ -219,7 +219,13 @@ impl Query for Solve<'_> {
         };
         let found = solvable.then_some(moves.as_slice());
         if self.args.json {
-            let record = SolveRecord::new(board, engine.goal(), found, self.args.steps);
+            let record = SolveRecord::new(
+                board,
+                engine.goal(),
+                engine.metric(),
+                found,
+                self.args.steps,
+            );
             out.push_str(&serde_json::to_string(&record).expect("json"));
             out.push('\n');
             return Ok(solvable);

@@ -148,6 +148,13 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
             )?;
         }
         writeln!(out, "states        {}", table.states())?;
+        if slidedb::BuiltFor::metric(table) != slidedb::Metric::Single {
+            writeln!(
+                out,
+                "metric        {}",
+                slidedb::BuiltFor::metric(table).adjective()
+            )?;
+        }
         writeln!(out, "max distance  {}", table.max_distance())?;
         writeln!(out, "mean distance {:.4}", table.mean_distance())?;
         writeln!(out, "generator     {}", table.generator())?;

@@ -226,6 +226,7 @@ fn answer_line(
             serde_json::to_string(&SolveRecord::new(
                 board,
                 goal,
+                found.metric,
                 found.moves.as_deref(),
                 false,
             ))

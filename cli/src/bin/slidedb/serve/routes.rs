@@ -113,6 +113,7 @@ async fn solve_one(
     Ok(Json(SolveRecord::new(
         &board,
         &goal,
+        found.metric,
         found.moves.as_deref(),
         false,
     )))
