@@ -23,8 +23,11 @@ pub(super) const LOOK_AGAIN_AFTER: Duration = Duration::from_secs(2);
 /// One slot a goal class (by its canonical goal) and metric, each with its
 /// own lock.
 pub(super) struct Slots<V> {
-    map: Mutex<HashMap<(Board, Metric), Arc<Mutex<V>>>>,
+    map: Mutex<HashMap<SlotKey, Arc<Mutex<V>>>>,
 }
+
+/// A slot's key: the class's canonical goal and the metric.
+type SlotKey = (Board, Metric);
 
 impl<V> Default for Slots<V> {
     fn default() -> Slots<V> {
