@@ -26,6 +26,9 @@ impl TwoBit<'_> {
     /// not, the search is over and nothing changed). Fails only on a
     /// segmented search's work files.
     pub(crate) fn expand(&mut self) -> io::Result<bool> {
+        if self.metric == crate::board::Metric::Multi {
+            return Ok(self.expand_multi());
+        }
         let depth = self.depth();
         let sources = self.cells_of_layer(depth);
         let targets = self.cells_of_layer(depth + 1);
@@ -250,7 +253,7 @@ impl TwoBit<'_> {
     /// Claims a batch of vertical targets (already prefetched), setting
     /// the frontier bits of those this thread reached first.
     #[inline]
-    fn claim_all(
+    pub(super) fn claim_all(
         &self,
         batch: &mut Batch,
         residues: &[AtomicU64],
@@ -297,9 +300,17 @@ pub(super) struct Segment<'s> {
 }
 
 /// A run of vertical targets, as indexes.
-struct Batch {
+pub(super) struct Batch {
     targets: [u64; BATCH],
     len: usize,
+}
+
+impl Batch {
+    /// Whether the batch is full.
+    #[inline]
+    pub(super) fn is_full(&self) -> bool {
+        self.len == BATCH
+    }
 }
 
 impl Default for Batch {
@@ -313,7 +324,7 @@ impl Default for Batch {
 
 impl Batch {
     #[inline]
-    fn push(&mut self, to: u64) {
+    pub(super) fn push(&mut self, to: u64) {
         self.targets[self.len] = to;
         self.len += 1;
     }

@@ -74,7 +74,7 @@ use std::io;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use crate::board::{Adjacency, Board};
+use crate::board::{Adjacency, Board, Metric};
 use crate::rank::Indexer;
 
 use crate::bfs::moves::IndexMoves;
@@ -83,6 +83,7 @@ use crate::bfs::{GenerateError, Layer};
 
 mod checkpoint;
 mod layer;
+mod multi;
 mod output;
 mod placement;
 mod run;
@@ -116,14 +117,40 @@ pub(crate) struct TwoBit<'a> {
     plans: Vec<Vec<Plan>>,
     /// Which blocks of the frontier may hold bits, where there are plans.
     busy: Option<Busy>,
+    /// What a move is: one cell (the graph is bipartite, and each cell's
+    /// bitset serves every other layer) or a slide of any length (every
+    /// cell's bitset holds the deepest layer; see `multi`).
+    metric: Metric,
 }
 
 impl<'a> TwoBit<'a> {
     /// A search toward `goal` (the goal `indexer` was made for), with
     /// layer 0 (the goal) done.
     pub(crate) fn new(indexer: &'a Indexer, goal: &Board) -> Result<TwoBit<'a>, GenerateError> {
-        TwoBit::placed(indexer, goal, &Placement::Resident)
-            .map(|s| s.expect("a resident search opens no file"))
+        TwoBit::new_in(indexer, goal, Metric::Single)
+    }
+
+    /// Like [`TwoBit::new`], in `metric`.
+    pub(crate) fn new_in(
+        indexer: &'a Indexer,
+        goal: &Board,
+        metric: Metric,
+    ) -> Result<TwoBit<'a>, GenerateError> {
+        let mut search = TwoBit::placed(indexer, goal, &Placement::Resident)
+            .map(|s| s.expect("a resident search opens no file"))?;
+        search.set_metric(metric);
+        Ok(search)
+    }
+
+    /// Makes a fresh search (layer 0 alone) one in `metric`: a search in
+    /// the multi-tile metric expands without the single-tile passes'
+    /// plans.
+    pub(crate) fn set_metric(&mut self, metric: Metric) {
+        self.metric = metric;
+        if metric == Metric::Multi {
+            self.plans = Vec::new();
+            self.busy = None;
+        }
     }
 
     /// Like [`TwoBit::new`], placed as `placement` says (a segmented
@@ -243,6 +270,7 @@ impl<'a> TwoBit<'a> {
             root_colour: (root_cell / shape.cols() + root_cell % shape.cols()) % 2,
             layers: Vec::new(),
             start: Instant::now(),
+            metric: Metric::Single,
         }))
     }
 
@@ -270,6 +298,9 @@ impl<'a> TwoBit<'a> {
 
     /// The cells whose blank layer `depth`'s boards have.
     fn cells_of_layer(&self, depth: u32) -> Vec<usize> {
+        if self.metric == Metric::Multi {
+            return (0..self.cells).collect();
+        }
         let want = self.root_colour ^ (depth as usize % 2);
         (0..self.cells)
             .filter(|&c| self.colour(c) == want)
