@@ -60,6 +60,9 @@ pub struct BuildOptions {
     /// checkpoint (or the start); `Some(Duration::ZERO)` checkpoints every
     /// layer, `None` never [default: 5 minutes].
     pub checkpoint_every: Option<Duration>,
+    /// The metric the table counts moves in [default: single-tile]. A
+    /// multi-tile build keeps its distances and frontier resident.
+    pub metric: Metric,
 }
 
 impl Default for BuildOptions {
@@ -67,6 +70,7 @@ impl Default for BuildOptions {
         BuildOptions {
             memory: None,
             checkpoint_every: Some(Duration::from_secs(300)),
+            metric: Metric::Single,
         }
     }
 }
@@ -92,6 +96,18 @@ impl BuildOptions {
     /// ```
     pub fn with_checkpoint_every(mut self, every: Option<Duration>) -> BuildOptions {
         self.checkpoint_every = every;
+        self
+    }
+
+    /// The options with another metric.
+    ///
+    /// ```
+    /// use slidedb::{Metric, build::BuildOptions};
+    /// let options = BuildOptions::default().with_metric(Metric::Multi);
+    /// assert_eq!(options.metric, Metric::Multi);
+    /// ```
+    pub fn with_metric(mut self, metric: Metric) -> BuildOptions {
+        self.metric = metric;
         self
     }
 }
@@ -201,6 +217,21 @@ pub enum BuildError {
         distances: u64,
         /// Of which frontier.
         frontier: u64,
+        /// The limit.
+        limit: u64,
+        /// Where the limit came from.
+        what: &'static str,
+    },
+    /// A multi-tile build needs more memory than it may have: its search
+    /// has no segmented form, and keeps everything resident.
+    #[error(
+        "building the {shape} table in the multi-tile metric keeps its {needed} bytes of distances and frontier resident (it has no form in segments), more than {what} ({limit} bytes); raise the limit or free memory"
+    )]
+    MultiTileMemory {
+        /// The board size.
+        shape: Shape,
+        /// The bytes it keeps resident.
+        needed: u64,
         /// The limit.
         limit: u64,
         /// Where the limit came from.
@@ -362,6 +393,14 @@ pub fn plan_build(
     let per_blank = indexer.per_blank().next_multiple_of(64);
     let stream = stream_bytes(indexer.per_blank());
     let (placement, memory) = match memory_limit {
+        Some((limit, what)) if resident > limit && options.metric == Metric::Multi => {
+            return Err(BuildError::MultiTileMemory {
+                shape,
+                needed: resident,
+                limit,
+                what,
+            });
+        }
         Some((limit, what)) if resident > limit => {
             let boards = (limit.saturating_sub(stream) * 8 / SEGMENT_BITS_PER_BOARD).min(per_blank)
                 / 64
@@ -390,7 +429,7 @@ pub fn plan_build(
     let file_len = file_len(&indexer);
     // The largest checkpoint: the colour with more cells.
     let largest = (0..2)
-        .map(|d| TwoBit::checkpoint_len(&indexer, class.canonical(), d) + 4096)
+        .map(|d| TwoBit::checkpoint_len(&indexer, class.canonical(), d, options.metric) + 4096)
         .max()
         .unwrap_or(0);
     let work = match placement {
@@ -417,9 +456,8 @@ pub fn plan_build(
     let folder = folder_of(out);
     let disk_free = check_disk(&folder, disk_needed, disk_peak, holds)?;
     let resume_from = match options.checkpoint_every {
-        Some(_) => {
-            read_checkpoint_head(&checkpoint, &class)?.map(|(m, _)| m.layers.len() as u32 - 1)
-        }
+        Some(_) => read_checkpoint_head(&checkpoint, &class, options.metric)?
+            .map(|(m, _)| m.layers.len() as u32 - 1),
         None => None,
     };
     let segments = match &placement {
@@ -592,7 +630,13 @@ pub fn build_file(
     let mut search = match plan.resume_from {
         Some(_) => {
             let started = Instant::now();
-            let search = load_checkpoint(checkpoint, &class, &indexer, &plan.placement)?;
+            let search = load_checkpoint(
+                checkpoint,
+                &class,
+                &indexer,
+                &plan.placement,
+                options.metric,
+            )?;
             on_event(BuildEvent::Resumed {
                 depth: search.depth(),
                 total: search.layers().iter().sum(),
@@ -601,8 +645,9 @@ pub fn build_file(
             search
         }
         None => {
-            let search =
+            let mut search =
                 TwoBit::placed(&indexer, &canonical, &plan.placement)?.map_err(work_error)?;
+            search.set_metric(options.metric);
             on_event(BuildEvent::Layer(&search.last_layer()));
             search
         }
@@ -620,7 +665,7 @@ pub fn build_file(
             && last_checkpoint.elapsed() >= every
         {
             let started = Instant::now();
-            let bytes = write_checkpoint(&search, &class, checkpoint, saved)?;
+            let bytes = write_checkpoint(&search, &class, options.metric, checkpoint, saved)?;
             saved = Some(search.depth());
             checkpoints += 1;
             on_event(BuildEvent::Checkpointed {
@@ -632,7 +677,7 @@ pub fn build_file(
         }
     }
     let hardest = search.hardest().map_err(work_error)?;
-    let metadata = metadata(&class, Metric::Single, search.layers().to_vec(), &hardest);
+    let metadata = metadata(&class, options.metric, search.layers().to_vec(), &hardest);
     let head = file::head(&metadata, search.body_len(), 0);
     let bytes = head.len() as u64 + search.body_len();
     on_event(BuildEvent::Writing { bytes });
@@ -738,6 +783,7 @@ fn write_table(
 fn write_checkpoint(
     search: &TwoBit,
     class: &GoalClass,
+    metric: Metric,
     path: &Path,
     saved: Option<u32>,
 ) -> Result<u64, BuildError> {
@@ -746,9 +792,10 @@ fn write_checkpoint(
         generator: generator(),
         goals: Goals::new(class),
         layers: search.layers().to_vec(),
-        metric: crate::goals::metric_byte(crate::board::Metric::Single),
+        metric: crate::goals::metric_byte(metric),
     };
-    let body_len = TwoBit::checkpoint_len(search.indexer(), class.canonical(), search.depth());
+    let body_len =
+        TwoBit::checkpoint_len(search.indexer(), class.canonical(), search.depth(), metric);
     let head = |crc| {
         format::head(
             Kind::BuildCheckpoint,
@@ -781,6 +828,7 @@ type CheckpointHead = (CheckpointMetadata, (u64, u32));
 fn read_checkpoint_head(
     path: &Path,
     class: &GoalClass,
+    metric: Metric,
 ) -> Result<Option<CheckpointHead>, BuildError> {
     let mut f = match File::open(path) {
         Ok(f) => f,
@@ -812,6 +860,14 @@ fn read_checkpoint_head(
         );
         return Err(bad(format!("it is of a build toward {theirs}")));
     }
+    if m.metric != crate::goals::metric_byte(metric) {
+        let theirs = crate::goals::metric_of(m.metric)
+            .map_or_else(|_| "another".to_string(), |t| t.adjective().to_string());
+        return Err(bad(format!(
+            "it is of a build in the {theirs} metric, and this one is {}",
+            metric.adjective()
+        )));
+    }
     if m.generator != generator() {
         return Err(bad(format!(
             "{} wrote it, and this is {}",
@@ -827,7 +883,12 @@ fn read_checkpoint_head(
         return Err(bad("its layer counts are not a search's".to_string()));
     }
     let indexer = Indexer::new(class.canonical());
-    let expected = TwoBit::checkpoint_len(&indexer, class.canonical(), m.layers.len() as u32 - 1);
+    let expected = TwoBit::checkpoint_len(
+        &indexer,
+        class.canonical(),
+        m.layers.len() as u32 - 1,
+        metric,
+    );
     if (frame.body.len() as u64) != expected {
         return Err(bad(format!(
             "its body is {} bytes, and this layer's checkpoint has {expected}",
@@ -844,8 +905,9 @@ fn load_checkpoint<'a>(
     class: &GoalClass,
     indexer: &'a Indexer,
     placement: &Placement,
+    metric: Metric,
 ) -> Result<TwoBit<'a>, BuildError> {
-    let Some((m, (offset, stored))) = read_checkpoint_head(path, class)? else {
+    let Some((m, (offset, stored))) = read_checkpoint_head(path, class, metric)? else {
         return Err(io_error(
             "open",
             path,
@@ -859,8 +921,15 @@ fn load_checkpoint<'a>(
         inner: io::BufReader::with_capacity(1 << 22, f),
         crc: crc32fast::Hasher::new(),
     };
-    let search = TwoBit::restore(indexer, class.canonical(), placement, m.layers, &mut body)?
-        .map_err(|e| io_error("read", path, e))?;
+    let search = TwoBit::restore(
+        indexer,
+        class.canonical(),
+        placement,
+        metric,
+        m.layers,
+        &mut body,
+    )?
+    .map_err(|e| io_error("read", path, e))?;
     let computed = body.crc.finalize();
     if computed != stored {
         search.remove_work_files();

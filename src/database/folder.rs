@@ -201,7 +201,7 @@ impl Database {
         let shape = goal.shape();
         let metric = self.metric;
         if metric == Metric::Multi {
-            // Full tables only, of up to 12 cells (see `Database::exact`).
+            // Full tables only, of up to 14 cells (see `Database::exact`).
             if shape.cells() > MAX_MULTI_CELLS {
                 return None;
             }

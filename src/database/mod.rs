@@ -65,9 +65,10 @@ use crate::table::{MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, PathCount, Probe, RareL
 /// [`DatabaseError::MissingPatterns`] unless a search is named.
 pub const MAX_FALLBACK_CELLS: usize = 16;
 /// The most cells answered in the multi-tile metric: from full tables of
-/// up to 12 cells (3×4), built in memory. Bigger boards in that metric are
+/// up to 14 cells (2×7), as in the single-tile metric (those over 12 cells
+/// from a file built beforehand). Bigger boards in that metric are
 /// refused ([`DatabaseError::Unanswered`]).
-pub const MAX_MULTI_CELLS: usize = MAX_IN_MEMORY_CELLS;
+pub const MAX_MULTI_CELLS: usize = MAX_TABLE_CELLS;
 /// Tables of at least this many boards (3×4, 2×6 and up) keep their rare
 /// layers in a file beside them, once listed.
 pub(crate) const SAVED_RARE_LAYERS_STATES: u64 = 1 << 24;
@@ -345,7 +346,7 @@ impl Database {
             return Err(DatabaseError::Unanswered {
                 metric: self.metric,
                 shape,
-                why: "full tables in this metric go up to 12 cells (3x4), and there are no pattern databases for it yet",
+                why: "full tables in this metric go up to 14 cells (2x7), and there are no pattern databases for it yet",
             });
         }
         if method != Method::Exact {

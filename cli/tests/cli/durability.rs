@@ -831,6 +831,11 @@ impl Moments {
 /// run's time, timed first on this machine; a run that finishes before any
 /// kill came after a checkpoint starts the experiment over.
 fn kill_and_resume(shape: Shape, seed: u64, more: &[&str]) {
+    kill_and_resume_to(shape, seed, more, &planes_table(shape));
+}
+
+/// [`kill_and_resume`], ending with `expected`'s bytes.
+fn kill_and_resume_to(shape: Shape, seed: u64, more: &[&str], expected: &[u8]) {
     let data = tempdir();
     let dir = tempdir();
     let out = dir.path().join("table.slidedb");
@@ -879,10 +884,7 @@ fn kill_and_resume(shape: Shape, seed: u64, more: &[&str]) {
             }
             // Finished before any kill landed after a checkpoint (a loaded
             // machine times runs unevenly): start the experiment over.
-            assert!(
-                fs::read(&out).expect("read") == planes_table(shape),
-                "seed {seed}"
-            );
+            assert!(fs::read(&out).expect("read") == expected, "seed {seed}");
             fs::remove_file(&out).expect("remove the table");
             killed_after_a_checkpoint = 0;
             continue;
@@ -894,7 +896,7 @@ fn kill_and_resume(shape: Shape, seed: u64, more: &[&str]) {
         "seed {seed}: no kill came after a checkpoint ({killed_after_a_checkpoint}) or no run resumed ({resumed})"
     );
     assert!(
-        fs::read(&out).expect("read the table") == planes_table(shape),
+        fs::read(&out).expect("read the table") == expected,
         "seed {seed}: {shape}: the resumed build's bytes differ"
     );
     assert_eq!(
@@ -922,6 +924,20 @@ fn a_killed_segmented_build_goes_on_to_the_same_bytes() {
     for seed in [4, 5] {
         let more = ["--memory", "40K"];
         kill_and_resume(shape(2, 5), seed, &more);
+    }
+}
+
+/// The same in the multi-tile metric: its checkpoints hold every cell's
+/// bitset, and the resumed build's bytes are the in-memory multi-tile
+/// build's.
+#[test]
+fn a_killed_multi_tile_build_goes_on_to_the_same_bytes() {
+    let expected =
+        slidedb::generate_in(&Board::solved(shape(2, 5)), slidedb::Metric::Multi, |_| {})
+            .expect("generate")
+            .into_inner();
+    for seed in [8, 9] {
+        kill_and_resume_to(shape(2, 5), seed, &["--metric", "multi"], &expected);
     }
 }
 

@@ -7,7 +7,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::board::Board;
+use crate::board::{Board, Metric};
 use crate::rank::Indexer;
 
 use super::TwoBit;
@@ -29,11 +29,20 @@ impl<'a> TwoBit<'a> {
     }
 
     /// The length of [`TwoBit::write_checkpoint_body`]'s bytes at layer
-    /// `depth` of a search of `indexer` toward `goal` (each colour has its
-    /// own count of cells).
-    pub(crate) fn checkpoint_len(indexer: &Indexer, goal: &Board, depth: u32) -> u64 {
+    /// `depth` of a search of `indexer` toward `goal` in `metric` (in the
+    /// single-tile metric each colour has its own count of cells; in the
+    /// multi-tile metric every cell's bitset is written).
+    pub(crate) fn checkpoint_len(
+        indexer: &Indexer,
+        goal: &Board,
+        depth: u32,
+        metric: Metric,
+    ) -> u64 {
         let shape = indexer.shape();
         let (residues, frontier) = resident_bytes(shape.cells(), indexer.per_blank());
+        if metric == Metric::Multi {
+            return residues + frontier;
+        }
         let per_cell = frontier / shape.cells() as u64;
         let root = goal.blank() as u64;
         let colour = |c: u64| (c as usize / shape.cols() + c as usize % shape.cols()) % 2;
@@ -51,6 +60,7 @@ impl<'a> TwoBit<'a> {
         indexer: &'a Indexer,
         goal: &Board,
         placement: &Placement,
+        metric: Metric,
         layers: Vec<u64>,
         from: &mut impl Read,
     ) -> Result<io::Result<TwoBit<'a>>, GenerateError> {
@@ -58,6 +68,7 @@ impl<'a> TwoBit<'a> {
             Ok(search) => search,
             Err(e) => return Ok(Err(e)),
         };
+        search.set_metric(metric);
         search.layers = layers;
         let cells = search.cells_of_layer(search.depth());
         let len = search.words * 8;

@@ -51,7 +51,8 @@ struct Args {
     /// The metric the table's distances count moves in: single (a move
     /// slides one tile one cell) or multi (a move slides the blank any
     /// distance along its row or column, as speed solvers count; full
-    /// tables of up to 12 cells, in memory) [default: single].
+    /// tables of up to 14 cells; over 12 cells, or with --memory or
+    /// checkpoints, by the two-bit search, kept resident) [default: single].
     #[arg(long, value_name = "METRIC", default_value = "single")]
     metric: Metric,
     /// Build within this much memory (like 512M, 16G or 16GiB), by the
@@ -231,18 +232,8 @@ fn run(args: &Args) -> Result<()> {
     let (goal, canonical) = goals(args)?;
     if args.metric == Metric::Multi {
         anyhow::ensure!(
-            args.pdb.is_none()
-                && args.workers.is_none()
-                && args.hosts.is_none()
-                && args.memory.is_none(),
-            "--metric multi builds a full table in memory: leave out --pdb, --workers, --hosts and --memory"
-        );
-        anyhow::ensure!(
-            goal.shape().cells() <= slidedb::MAX_IN_MEMORY_CELLS,
-            "--metric multi builds full tables of up to {} cells, in memory, for now; {} has {}",
-            slidedb::MAX_IN_MEMORY_CELLS,
-            goal.shape(),
-            goal.shape().cells()
+            args.pdb.is_none() && args.workers.is_none() && args.hosts.is_none(),
+            "--metric multi builds a full table on this machine: leave out --pdb, --workers and --hosts"
         );
     }
     if args.workers.is_some() || args.hosts.is_some() {
@@ -257,12 +248,11 @@ fn run(args: &Args) -> Result<()> {
     }
     // A build stopped before goes on by the same command, flags or not.
     let stopped = build::work_files(&out).checkpoint.exists();
-    let two_bit = args.metric == Metric::Single
-        && (goal.shape().cells() > slidedb::MAX_IN_MEMORY_CELLS
-            || args.memory.is_some()
-            || args.checkpoint_every.is_some()
-            || args.no_checkpoints
-            || stopped);
+    let two_bit = goal.shape().cells() > slidedb::MAX_IN_MEMORY_CELLS
+        || args.memory.is_some()
+        || args.checkpoint_every.is_some()
+        || args.no_checkpoints
+        || stopped;
     if two_bit {
         return build_to_file(args, &pool, &goal, &out);
     }
@@ -504,6 +494,7 @@ fn build_in_memory(args: &Args, pool: &rayon::ThreadPool, goal: &Board, out: &Pa
 fn build_to_file(args: &Args, pool: &rayon::ThreadPool, goal: &Board, out: &Path) -> Result<()> {
     let start = Instant::now();
     let options = BuildOptions::default()
+        .with_metric(args.metric)
         .with_memory(args.memory)
         .with_checkpoint_every(if args.no_checkpoints {
             None
