@@ -725,9 +725,11 @@ export class Table {
     let keys = Float64Array.of(start);
     let vals = big ? [1n] : Float64Array.of(1);
     const hash = big ? null : this._hash ?? (this._hash = new CountHash());
+    const multi = this.metric === "multi";
     for (let walked = 0; walked < distance; walked++) {
       const left = distance - walked;
       const closer = (left + 2) % 3;
+      const same = left % 3;
       const farther = (left + 1) % 3;
       const arrivals = big ? new Map() : null;
       if (!big) hash.reserve(keys.length * 4);
@@ -736,24 +738,49 @@ export class Table {
         const paths = vals[k];
         const blank = ix.unrankInto(index, here);
         if (blank < 0) throw damaged(index, "an index past the end");
-        for (let mv = 0; mv < 4; mv++) {
-          const t = neighbour(mv, blank, rows, cols);
-          if (t < 0) continue;
-          next.set(here);
-          next[blank] = next[t];
-          next[t] = 0;
+        if (!multi) {
+          for (let mv = 0; mv < 4; mv++) {
+            const t = neighbour(mv, blank, rows, cols);
+            if (t < 0) continue;
+            next.set(here);
+            next[blank] = next[t];
+            next[t] = 0;
+            const to = ix.rank(next);
+            const r = this.residue(to);
+            if (r === closer) {
+              if (big) arrivals.set(to, (arrivals.get(to) ?? 0n) + paths);
+              else if (hash.add(to, paths) > MAX_EXACT_JSON) {
+                hash.clear();
+                return null;
+              }
+            } else if (r !== farther) {
+              if (!big) hash.clear();
+              throw damaged(to, "its entry holds no distance");
+            }
+          }
+          continue;
+        }
+        // In the multi-tile metric each slide one closer carries the paths
+        // on; a slide may also lead to a board at the same distance.
+        let overflow = false;
+        this._slides(here, blank, (_mv, _k, next) => {
           const to = ix.rank(next);
           const r = this.residue(to);
           if (r === closer) {
             if (big) arrivals.set(to, (arrivals.get(to) ?? 0n) + paths);
             else if (hash.add(to, paths) > MAX_EXACT_JSON) {
-              hash.clear();
-              return null;
+              overflow = true;
+              return true;
             }
-          } else if (r !== farther) {
+          } else if (r !== farther && !(multi && r === same)) {
             if (!big) hash.clear();
             throw damaged(to, "its entry holds no distance");
           }
+          return false;
+        });
+        if (overflow) {
+          hash.clear();
+          return null;
         }
       }
       if (big) {
@@ -793,9 +820,8 @@ export class Table {
     }
     if (lists.length === 0) lists.push(Float64Array.of(this._goalIndex));
     const ix = this._ix;
-    const n = this._n;
     const here = this._cells;
-    const next = new Uint8Array(n);
+    const multi = this.metric === "multi";
     while (lists.length <= d) {
       const depth = lists.length - 1;
       const layer = lists[depth];
@@ -803,14 +829,12 @@ export class Table {
       const closer = (depth + 2) % 3;
       let arrivals = new Float64Array(Math.max(16, layer.length * 2));
       let len = 0;
+      // Each neighbour (each slide, in the multi-tile metric, where one
+      // may also be at the same distance) one farther is in the next layer.
+      const same = multi ? depth % 3 : -1;
       for (let k = 0; k < layer.length; k++) {
         const blank = ix.unrankInto(layer[k], here);
-        for (let mv = 0; mv < 4; mv++) {
-          const t = neighbour(mv, blank, this._rows, this._cols);
-          if (t < 0) continue;
-          next.set(here);
-          next[blank] = next[t];
-          next[t] = 0;
+        this._slides(here, blank, (_mv, _k, next) => {
           const to = ix.rank(next);
           const r = this.residue(to);
           if (r === farther) {
@@ -820,10 +844,13 @@ export class Table {
               arrivals = grown;
             }
             arrivals[len++] = to;
+          } else if (r === same) {
+            if (depth === 0) throw this._damaged(next, "its entry holds no distance");
           } else if (r !== closer || depth === 0) {
             throw this._damaged(next, "its entry holds no distance");
           }
-        }
+          return false;
+        });
       }
       const sorted = arrivals.subarray(0, len).sort();
       let unique = 0;
@@ -946,6 +973,7 @@ export class Table {
       layers: this.layers.slice(),
       hardest: this._hardest.map((h) => formatBoard(cls.fromCanonical(trustedBoard(ix.rows, ix.cols, h, h.indexOf(0))))),
       generator: this.generator,
+      ...(this.metric === "multi" ? { metric: "multi" } : {}),
     };
   }
 }
