@@ -102,19 +102,12 @@ export function otherClass(goal, served) {
 
 /**
  * The metric a metadata's last byte names (src/goals.rs `metric_of`):
- * `"single"` for 0. This reader answers in the single-tile metric only for
- * now: a file of the multi-tile metric (1) is refused, saying so, rather
- * than answered by the single-tile rules; any other byte is a metadata
- * fault.
- * @param {number} byte @returns {"single"}
+ * `"single"` for 0, `"multi"` for 1 (a move slides the blank any number of
+ * cells along its row or column); any other byte is a metadata fault.
+ * @param {number} byte @returns {"single" | "multi"}
  */
 export function metricName(byte) {
   if (byte === 0) return "single";
-  if (byte === 1) {
-    throw new SolveError(
-      "OtherMetric",
-      "this file counts moves in the multi-tile metric, which this JavaScript reader does not answer yet; use a file of the single-tile metric",
-    );
-  }
+  if (byte === 1) return "multi";
   throw metadataError(`unknown metric ${byte} (0 is the single-tile metric, 1 the multi-tile metric)`);
 }

@@ -140,17 +140,22 @@ export interface SolveRecord {
   board: string;
   goal: string;
   solvable: boolean;
-  /** The number of moves; null when the board cannot reach the goal. */
+  /** The number of moves (in a multi-tile table, slides); null when the board cannot reach the goal. */
   distance: number | null;
-  /** The blank's moves (u d l r), "" for the goal itself; null when unsolvable. */
+  /** The blank's moves (u d l r, one letter a cell), "" for the goal itself; null when unsolvable. */
   moves: string | null;
+  /** From a multi-tile table only: `"multi"`. */
+  metric?: "multi";
+  /** From a multi-tile table and a solvable board: the moves, the path's runs of one letter (`["rrr", "d", "ll"]`). */
+  slides?: string[];
   /** With `steps: true` and a solvable board: every board along the way, the board first and the goal last. */
   steps?: string[];
 }
 
 /** One legal move of a probe. */
 export interface MoveRecord {
-  move: MoveLetter;
+  /** The blank's move; from a multi-tile table a slide, the letter once a cell (`"rr"`). */
+  move: MoveLetter | string;
   board: string;
   distance: number;
   /** Whether the move leads one closer. */
@@ -163,8 +168,10 @@ export interface ProbeRecord {
   goal: string;
   solvable: boolean;
   distance: number | null;
-  /** Each legal move in the order u d l r; none when the board cannot reach the goal. */
+  /** Each legal move in the order u d l r (in a multi-tile table each direction's slides nearest first); none when the board cannot reach the goal. */
   moves: MoveRecord[];
+  /** From a multi-tile table only: `"multi"`. */
+  metric?: "multi";
 }
 
 /** The Rust CountRecord: `slidedb count --json`. */
@@ -187,6 +194,8 @@ export interface StatsRecord {
   layers: number[];
   hardest: string[];
   generator: string;
+  /** From a multi-tile table only: `"multi"`. */
+  metric?: "multi";
 }
 
 /** A goal option: any goal of the class the file serves (default: the goal it was built for). */
@@ -226,8 +235,8 @@ export class Table {
   readonly hardest: string[];
   /** The program that wrote the file. */
   readonly generator: string;
-  /** The metric its distances count moves in (files of the multi-tile metric are refused for now). */
-  readonly metric: "single";
+  /** The metric its distances count moves in: `"multi"` when a move slides the blank any number of cells along its row or column. */
+  readonly metric: "single" | "multi";
   /** The body's CRC-32 as stored. */
   readonly bodyCrc: number;
   /** Checks the body's CRC-32; throws a SlidedbFormatError if it differs. */

@@ -154,7 +154,11 @@ export class Table {
     const frame = readFrame(bytes, KIND_TABLE, ENCODING_MOD3, readMetadata);
     const m = frame.metadata;
     const cls = checkMetadata(m, frame.bodyEnd - frame.bodyStart);
-    /** The metric its distances count moves in: `"single"` (or `"multi"`, which this reader refuses for now). */
+    /**
+     * The metric its distances count moves in: `"single"`, or `"multi"`
+     * (a move slides the blank any number of cells along its row or
+     * column; answers carry `metric: "multi"`, and solutions `slides`).
+     */
     this.metric = metricName(m.metric);
     this._bytes = bytes;
     this._bodyStart = frame.bodyStart;
@@ -217,6 +221,10 @@ export class Table {
       this._descend = this._descendGeneric;
     }
     this._lists = []; // listed layers (sorted indexes), from the goal outward
+    if (this.metric === "multi") {
+      this._descend = this._descendMulti;
+      this._path = [];
+    }
   }
 
   /**
@@ -481,6 +489,72 @@ export class Table {
     return distance;
   }
 
+  /**
+   * Every slide of the blank from indexed `cells` (blank at `blank`), as
+   * the Rust `Board::slides`: in the multi-tile metric the directions in
+   * the order u d l r, each nearest first (1..k cells); in the single-tile
+   * metric one cell each. Calls `visit(mv, k, next)` with `next` a scratch
+   * array (copy it to keep it); stops when `visit` returns true.
+   */
+  _slides(cells, blank, visit) {
+    const rows = this._rows;
+    const cols = this._cols;
+    const next = this._slideScratch ?? (this._slideScratch = new Uint8Array(this._n));
+    const most = this.metric === "multi" ? Math.max(rows, cols) : 1;
+    for (let mv = 0; mv < 4; mv++) {
+      next.set(cells);
+      let at = blank;
+      for (let k = 1; k <= most; k++) {
+        const t = neighbour(mv, at, rows, cols);
+        if (t < 0) break;
+        next[at] = next[t];
+        next[t] = 0;
+        at = t;
+        if (visit(mv, k, next, at)) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The greedy descent in the multi-tile metric (the Rust `descend_multi`):
+   * from each board the first slide, in the order of {@link _slides},
+   * whose entry is one closer. Returns the number of slides; the blank's
+   * path (move codes, one a cell, toward the indexed goal) in `_path`
+   * when `record`.
+   */
+  _descendMulti(cells, record) {
+    const here = Uint8Array.from(cells);
+    const path = this._path;
+    path.length = 0;
+    let index = this._ix.rank(here);
+    let residue = this.residue(index);
+    let distance = 0;
+    while (index !== this._goalIndex) {
+      if (residue > 2) throw this._damaged(here, "its entry holds no distance");
+      if (distance >= this.maxDistance) throw this._damaged(here, "the path grew longer than the greatest distance");
+      const closer = (residue + 2) % 3;
+      let found = -1;
+      let cellsMoved = 0;
+      let nIndex = 0;
+      this._slides(here, here.indexOf(0), (mv, k, next) => {
+        const i = this._ix.rank(next);
+        if (this.residue(i) !== closer) return false;
+        found = mv;
+        cellsMoved = k;
+        nIndex = i;
+        here.set(next);
+        return true;
+      });
+      if (found < 0) throw this._damaged(here, "no move leads one closer");
+      if (record) for (let k = 0; k < cellsMoved; k++) path.push(found);
+      distance++;
+      index = nIndex;
+      residue = closer;
+    }
+    return distance;
+  }
+
   // ---- queries ---------------------------------------------------------
 
   /**
@@ -524,13 +598,24 @@ export class Table {
     const b = this._board(board, cls);
     const cells = this._indexedCells(b, cls);
     const record = { board: formatBoard(b), goal: formatBoard(cls.goal), solvable: false, distance: null, moves: null };
-    if (!this._reaches(cells)) return record;
+    if (!this._reaches(cells)) {
+      if (this.metric === "multi") record.metric = "multi";
+      return record;
+    }
     const d = this._descend(cells, true);
     let moves = "";
-    for (let i = 0; i < d; i++) moves += MOVES[cls.moveBack[this._moves[i]]];
+    if (this.metric === "multi") {
+      for (const mv of this._path) moves += MOVES[cls.moveBack[mv]];
+    } else {
+      for (let i = 0; i < d; i++) moves += MOVES[cls.moveBack[this._moves[i]]];
+    }
     record.solvable = true;
     record.distance = d;
     record.moves = moves;
+    if (this.metric === "multi") {
+      record.metric = "multi";
+      record.slides = moves.match(/u+|d+|l+|r+/g) ?? [];
+    }
     if (steps) record.steps = stepsOf(b, moves);
     return record;
   }
@@ -552,35 +637,33 @@ export class Table {
     const b = this._board(board, cls);
     const cells = Uint8Array.from(this._indexedCells(b, cls));
     const record = { board: formatBoard(b), goal: formatBoard(cls.goal), solvable: false, distance: null, moves: [] };
-    if (!this._reaches(cells)) return record;
+    const multi = this.metric === "multi";
+    if (!this._reaches(cells)) {
+      if (multi) record.metric = "multi";
+      return record;
+    }
     const distance = this._descend(cells, false);
     const closer = (distance + 2) % 3;
+    const same = distance % 3;
     const farther = (distance + 1) % 3;
-    const blank = cells.indexOf(0);
     const outcomes = [];
-    for (let mv = 0; mv < 4; mv++) {
-      const t = neighbour(mv, blank, this._rows, this._cols);
-      if (t < 0) continue;
-      const next = cells.slice();
-      next[blank] = next[t];
-      next[t] = 0;
+    this._slides(cells, cells.indexOf(0), (mv, k, next, t) => {
       const residue = this.residue(this._ix.rank(next));
       let optimal;
-      if (distance > 0 && residue === closer) optimal = true;
-      else if (residue === farther) optimal = false;
+      let d;
+      if (distance > 0 && residue === closer) [optimal, d] = [true, distance - 1];
+      else if (residue === farther) [optimal, d] = [false, distance + 1];
+      else if (multi && residue === same) [optimal, d] = [false, distance];
       else throw this._damaged(next, "a neighbour's entry is neither one closer nor one farther");
-      const shown = cls.fromCanonical(trustedBoard(this._rows, this._cols, next, t));
-      outcomes.push({
-        move: MOVES[cls.moveBack[mv]],
-        board: formatBoard(shown),
-        distance: optimal ? distance - 1 : distance + 1,
-        optimal,
-      });
-    }
-    outcomes.sort((a, c) => MOVES.indexOf(a.move) - MOVES.indexOf(c.move));
+      const shown = cls.fromCanonical(trustedBoard(this._rows, this._cols, next.slice(), t));
+      outcomes.push({ move: MOVES[cls.moveBack[mv]].repeat(k), board: formatBoard(shown), distance: d, optimal });
+      return false;
+    });
+    outcomes.sort((a, c) => MOVES.indexOf(a.move[0]) - MOVES.indexOf(c.move[0]) || a.move.length - c.move.length);
     record.solvable = true;
     record.distance = distance;
     record.moves = outcomes;
+    if (multi) record.metric = "multi";
     return record;
   }
 
@@ -642,9 +725,11 @@ export class Table {
     let keys = Float64Array.of(start);
     let vals = big ? [1n] : Float64Array.of(1);
     const hash = big ? null : this._hash ?? (this._hash = new CountHash());
+    const multi = this.metric === "multi";
     for (let walked = 0; walked < distance; walked++) {
       const left = distance - walked;
       const closer = (left + 2) % 3;
+      const same = left % 3;
       const farther = (left + 1) % 3;
       const arrivals = big ? new Map() : null;
       if (!big) hash.reserve(keys.length * 4);
@@ -653,24 +738,49 @@ export class Table {
         const paths = vals[k];
         const blank = ix.unrankInto(index, here);
         if (blank < 0) throw damaged(index, "an index past the end");
-        for (let mv = 0; mv < 4; mv++) {
-          const t = neighbour(mv, blank, rows, cols);
-          if (t < 0) continue;
-          next.set(here);
-          next[blank] = next[t];
-          next[t] = 0;
+        if (!multi) {
+          for (let mv = 0; mv < 4; mv++) {
+            const t = neighbour(mv, blank, rows, cols);
+            if (t < 0) continue;
+            next.set(here);
+            next[blank] = next[t];
+            next[t] = 0;
+            const to = ix.rank(next);
+            const r = this.residue(to);
+            if (r === closer) {
+              if (big) arrivals.set(to, (arrivals.get(to) ?? 0n) + paths);
+              else if (hash.add(to, paths) > MAX_EXACT_JSON) {
+                hash.clear();
+                return null;
+              }
+            } else if (r !== farther) {
+              if (!big) hash.clear();
+              throw damaged(to, "its entry holds no distance");
+            }
+          }
+          continue;
+        }
+        // In the multi-tile metric each slide one closer carries the paths
+        // on; a slide may also lead to a board at the same distance.
+        let overflow = false;
+        this._slides(here, blank, (_mv, _k, next) => {
           const to = ix.rank(next);
           const r = this.residue(to);
           if (r === closer) {
             if (big) arrivals.set(to, (arrivals.get(to) ?? 0n) + paths);
             else if (hash.add(to, paths) > MAX_EXACT_JSON) {
-              hash.clear();
-              return null;
+              overflow = true;
+              return true;
             }
-          } else if (r !== farther) {
+          } else if (r !== farther && !(multi && r === same)) {
             if (!big) hash.clear();
             throw damaged(to, "its entry holds no distance");
           }
+          return false;
+        });
+        if (overflow) {
+          hash.clear();
+          return null;
         }
       }
       if (big) {
@@ -710,9 +820,8 @@ export class Table {
     }
     if (lists.length === 0) lists.push(Float64Array.of(this._goalIndex));
     const ix = this._ix;
-    const n = this._n;
     const here = this._cells;
-    const next = new Uint8Array(n);
+    const multi = this.metric === "multi";
     while (lists.length <= d) {
       const depth = lists.length - 1;
       const layer = lists[depth];
@@ -720,14 +829,12 @@ export class Table {
       const closer = (depth + 2) % 3;
       let arrivals = new Float64Array(Math.max(16, layer.length * 2));
       let len = 0;
+      // Each neighbour (each slide, in the multi-tile metric, where one
+      // may also be at the same distance) one farther is in the next layer.
+      const same = multi ? depth % 3 : -1;
       for (let k = 0; k < layer.length; k++) {
         const blank = ix.unrankInto(layer[k], here);
-        for (let mv = 0; mv < 4; mv++) {
-          const t = neighbour(mv, blank, this._rows, this._cols);
-          if (t < 0) continue;
-          next.set(here);
-          next[blank] = next[t];
-          next[t] = 0;
+        this._slides(here, blank, (_mv, _k, next) => {
           const to = ix.rank(next);
           const r = this.residue(to);
           if (r === farther) {
@@ -737,10 +844,13 @@ export class Table {
               arrivals = grown;
             }
             arrivals[len++] = to;
+          } else if (r === same) {
+            if (depth === 0) throw this._damaged(next, "its entry holds no distance");
           } else if (r !== closer || depth === 0) {
             throw this._damaged(next, "its entry holds no distance");
           }
-        }
+          return false;
+        });
       }
       const sorted = arrivals.subarray(0, len).sort();
       let unique = 0;
@@ -863,6 +973,7 @@ export class Table {
       layers: this.layers.slice(),
       hardest: this._hardest.map((h) => formatBoard(cls.fromCanonical(trustedBoard(ix.rows, ix.cols, h, h.indexOf(0))))),
       generator: this.generator,
+      ...(this.metric === "multi" ? { metric: "multi" } : {}),
     };
   }
 }

@@ -60,11 +60,13 @@ function slug(text) {
  * goal when none) with `slidedb-gen --size S [--goal G] --out FILE`, and
  * returns the file's path.
  */
-export function buildTable(dir, size, goal) {
-  const file = path.join(dir, `${size}${goal ? "-" + slug(goal) : ""}.slidedb`);
+export function buildTable(dir, size, goal, metric = "single") {
+  const tail = metric === "single" ? "" : `-${metric}`;
+  const file = path.join(dir, `${size}${goal ? "-" + slug(goal) : ""}${tail}.slidedb`);
   if (!built.has(file)) {
     const args = ["--size", size, "--out", file, "--quiet"];
     if (goal) args.push("--goal", goal);
+    if (metric !== "single") args.push("--metric", metric);
     const run = spawnSync(bin("slidedb-gen"), args, { encoding: "utf8", env: cliEnv(dir) });
     if (run.status !== 0) throw new Error(`slidedb-gen ${args.join(" ")} failed: ${run.stderr}`);
     built.set(file, true);

@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use slidedb::records::{ProbeRecord, SolveRecord, StatsRecord};
-use slidedb::{Board, Move};
+use slidedb::{Board, Metric, Move};
 
 /// An optimal solution (or the lack of one): the blank's moves toward the
 /// goal as a string of `u d l r`, their number, and whether the board can
@@ -28,17 +28,34 @@ pub(crate) struct PySolution {
     /// Whether the board can reach the goal.
     #[pyo3(get)]
     solvable: bool,
+    /// The metric its moves are counted in: "single" (a move slides one
+    /// tile) or "multi" (a move slides the blank any number of cells
+    /// along its row or column; a run of one letter is one move).
+    #[pyo3(get)]
+    metric: &'static str,
+    /// In the multi-tile metric, the moves: the path's runs of one letter,
+    /// such as ["rrr", "d", "ll"], whose number is the distance; None in
+    /// the single-tile metric or if unsolvable.
+    #[pyo3(get)]
+    slides: Option<Vec<String>>,
 }
 
 impl PySolution {
-    pub(crate) fn new(board: &Board, goal: &Board, moves: Option<&[Move]>) -> PySolution {
-        let record = SolveRecord::new(board, goal, slidedb::Metric::Single, moves, false);
+    pub(crate) fn new(
+        board: &Board,
+        goal: &Board,
+        metric: Metric,
+        moves: Option<&[Move]>,
+    ) -> PySolution {
+        let record = SolveRecord::new(board, goal, metric, moves, false);
         PySolution {
             board: record.board,
             goal: record.goal,
             moves: record.moves,
             distance: record.distance,
             solvable: record.solvable,
+            metric: metric.name(),
+            slides: record.slides,
         }
     }
 }
@@ -46,7 +63,8 @@ impl PySolution {
 #[pymethods]
 impl PySolution {
     /// The solution as the command line's `solve --json` writes it: a dict
-    /// with the keys board, goal, solvable, distance and moves.
+    /// with the keys board, goal, solvable, distance and moves, and in the
+    /// multi-tile metric also metric ("multi") and slides (when solvable).
     fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("board", &self.board)?;
@@ -54,26 +72,40 @@ impl PySolution {
         d.set_item("solvable", self.solvable)?;
         d.set_item("distance", self.distance)?;
         d.set_item("moves", &self.moves)?;
+        if self.metric == Metric::Multi.name() {
+            d.set_item("metric", self.metric)?;
+            if let Some(slides) = &self.slides {
+                d.set_item("slides", slides)?;
+            }
+        }
         Ok(d)
     }
 
     fn __repr__(&self) -> String {
-        match &self.moves {
-            Some(m) => format!("Solution(moves='{m}', distance={}, solvable=True)", m.len()),
-            None => "Solution(moves=None, distance=None, solvable=False)".to_string(),
+        let metric = if self.metric == Metric::Multi.name() {
+            ", metric='multi'"
+        } else {
+            ""
+        };
+        match (&self.moves, self.distance) {
+            (Some(m), Some(d)) => {
+                format!("Solution(moves='{m}', distance={d}, solvable=True{metric})")
+            }
+            _ => format!("Solution(moves=None, distance=None, solvable=False{metric})"),
         }
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .extract::<PySolution>()
-            .is_ok_and(|o| (&o.board, &o.goal, &o.moves) == (&self.board, &self.goal, &self.moves))
+        other.extract::<PySolution>().is_ok_and(|o| {
+            (&o.board, &o.goal, &o.moves, o.metric)
+                == (&self.board, &self.goal, &self.moves, self.metric)
+        })
     }
 
     fn __hash__(&self) -> u64 {
         use std::hash::{DefaultHasher, Hash, Hasher};
         let mut h = DefaultHasher::new();
-        (&self.board, &self.goal, &self.moves).hash(&mut h);
+        (&self.board, &self.goal, &self.moves, self.metric).hash(&mut h);
         h.finish()
     }
 }
@@ -83,7 +115,8 @@ impl PySolution {
 #[pyclass(frozen, module = "slidedb", name = "MoveOutcome")]
 #[derive(Clone)]
 pub(crate) struct PyMoveOutcome {
-    /// The blank's move: "u", "d", "l" or "r".
+    /// The blank's move: "u", "d", "l" or "r"; in the multi-tile metric a
+    /// slide, the letter repeated once a cell ("rr": two cells right).
     #[pyo3(get, name = "move")]
     letter: String,
     /// The board it leads to.
@@ -138,6 +171,9 @@ pub(crate) struct PyProbe {
     /// Whether the board can reach the goal.
     #[pyo3(get)]
     solvable: bool,
+    /// The metric its distances are counted in: "single" or "multi".
+    #[pyo3(get)]
+    metric: &'static str,
     outcomes: Vec<PyMoveOutcome>,
 }
 
@@ -149,7 +185,9 @@ impl PyProbe {
         self.outcomes.clone()
     }
 
-    /// The letters of the moves that lead one closer, such as "ul".
+    /// The letters of the moves that lead one closer, such as "ul" (in the
+    /// multi-tile metric the slides joined, such as "uull"; read `moves`
+    /// for each slide alone).
     #[getter]
     fn optimal_moves(&self) -> String {
         self.outcomes
@@ -173,6 +211,9 @@ impl PyProbe {
             moves.append(m.as_dict(py)?)?;
         }
         d.set_item("moves", moves)?;
+        if self.metric == Metric::Multi.name() {
+            d.set_item("metric", self.metric)?;
+        }
         Ok(d)
     }
 
@@ -205,6 +246,7 @@ pub(crate) fn probe_record(probe: &slidedb::Probe, goal: &Board) -> PyProbe {
         goal: r.goal,
         distance: r.distance,
         solvable: r.solvable,
+        metric: probe.metric.name(),
         outcomes: r
             .moves
             .into_iter()

@@ -17,7 +17,7 @@ use crate::answers::{PyProbe, PySolution, probe_record, stats_dict};
 use crate::convert::{
     big_int, board_and_goal, goal_of, parse_count, parse_distance, parse_distances, parse_seed,
 };
-use crate::errors::{database_error, request_error, solve_error};
+use crate::errors::{database_error, parse_metric, request_error, solve_error};
 use crate::table::PyTable;
 
 /// The engine over a data folder: answers any board toward any goal from
@@ -48,24 +48,56 @@ pub(crate) struct PyDatabase {
 #[pymethods]
 impl PyDatabase {
     #[new]
-    #[pyo3(signature = (data_dir=None))]
-    fn new(py: Python<'_>, data_dir: Option<PathBuf>) -> PyResult<PyDatabase> {
+    #[pyo3(signature = (data_dir=None, metric=None))]
+    fn new(
+        py: Python<'_>,
+        data_dir: Option<PathBuf>,
+        metric: Option<&str>,
+    ) -> PyResult<PyDatabase> {
+        let metric = parse_metric(metric)?;
         let mut builder = Database::builder();
         if let Some(dir) = data_dir {
             builder = builder.data_dir(dir);
         }
         let db = py.detach(|| builder.open()).map_err(database_error)?;
-        Ok(PyDatabase { db })
+        Ok(PyDatabase {
+            db: db.with_metric(metric),
+        })
     }
 
     /// A database with no data folder: tables of up to 9 cells are built
-    /// in memory when first needed, and never saved.
+    /// in memory when first needed, and never saved. `metric` as for
+    /// `Database`.
     #[staticmethod]
-    fn in_memory(py: Python<'_>) -> PyResult<PyDatabase> {
+    #[pyo3(signature = (metric=None))]
+    fn in_memory(py: Python<'_>, metric: Option<&str>) -> PyResult<PyDatabase> {
+        let metric = parse_metric(metric)?;
         let db = py
             .detach(|| Database::in_memory().open())
             .map_err(database_error)?;
-        Ok(PyDatabase { db })
+        Ok(PyDatabase {
+            db: db.with_metric(metric),
+        })
+    }
+
+    /// The same database (the same folder, the same tables in memory)
+    /// answering in `metric`: "single" (a move slides one tile) or
+    /// "multi" (a move slides the blank any number of cells along its row
+    /// or column; also "stm", "mtm" and the command line's other names).
+    ///
+    /// >>> db.with_metric("multi").solve("1 2 3 4 5 6 0 7 8").slides
+    /// ['rr']
+    fn with_metric(&self, metric: &str) -> PyResult<PyDatabase> {
+        let metric = parse_metric(Some(metric))?;
+        Ok(PyDatabase {
+            db: self.db.with_metric(metric),
+        })
+    }
+
+    /// The metric it answers in: "single" or "multi".
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.db.metric().name()
     }
 
     /// The data folder, or None for a database in memory.
@@ -91,7 +123,12 @@ impl PyDatabase {
         let found = py
             .detach(|| self.db.solve(&board, &goal))
             .map_err(database_error)?;
-        Ok(PySolution::new(&board, &goal, found.moves.as_deref()))
+        Ok(PySolution::new(
+            &board,
+            &goal,
+            found.metric,
+            found.moves.as_deref(),
+        ))
     }
 
     /// The number of moves of an optimal solution of `board` toward

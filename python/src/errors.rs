@@ -27,6 +27,14 @@ pub(crate) fn chain(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// The metric named `name` (any of the command line's names: "single",
+/// "multi", "stm", "mtm", ...); the single-tile metric if None.
+pub(crate) fn parse_metric(name: Option<&str>) -> PyResult<slidedb::Metric> {
+    name.map_or(Ok(slidedb::Metric::Single), |n| {
+        n.parse().map_err(board_error)
+    })
+}
+
 pub(crate) fn board_error(e: BoardError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -51,6 +59,7 @@ pub(crate) fn database_error(e: DatabaseError) -> PyErr {
     match kind {
         DatabaseError::TooBig { .. }
         | DatabaseError::Method { .. }
+        | DatabaseError::Unanswered { .. }
         | DatabaseError::Generate(_)
         | DatabaseError::Patterns(_) => PyValueError::new_err(text),
         DatabaseError::Solve(e) => solve_error(e.clone()),

@@ -220,6 +220,12 @@ impl PyTable {
         self.table.get().states()
     }
 
+    /// The metric its distances are counted in: "single" or "multi".
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.table.get().metric().name()
+    }
+
     /// The greatest distance.
     #[getter]
     fn max_distance(&self) -> u32 {
@@ -244,7 +250,12 @@ impl PyTable {
         let found = py
             .detach(|| self.table.solve(&board))
             .map_err(solve_error)?;
-        Ok(PySolution::new(&board, &goal, found.moves.as_deref()))
+        Ok(PySolution::new(
+            &board,
+            &goal,
+            found.metric,
+            found.moves.as_deref(),
+        ))
     }
 
     /// `board`'s distance; None if it cannot reach the goal.

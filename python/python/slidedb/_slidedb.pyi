@@ -50,9 +50,19 @@ class Solution:
     @property
     def solvable(self) -> bool:
         """Whether the board can reach the goal."""
+    @property
+    def metric(self) -> Literal["single", "multi"]:
+        """The metric its moves are counted in: "single" (a move slides one
+        tile) or "multi" (a run of one letter is one move)."""
+    @property
+    def slides(self) -> Optional[list[str]]:
+        """In the multi-tile metric, the moves: the path's runs of one
+        letter (["rrr", "d", "ll"]); None in the single-tile metric or if
+        unsolvable."""
     def as_dict(self) -> dict[str, Any]:
         """The keys of the command line's `solve --json`: board, goal,
-        solvable, distance, moves."""
+        solvable, distance, moves; in the multi-tile metric also metric and
+        (when solvable) slides."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -60,8 +70,9 @@ class MoveOutcome:
     """One legal move of a probe."""
 
     @property
-    def move(self) -> Literal["u", "d", "l", "r"]:
-        """The blank's move."""
+    def move(self) -> str:
+        """The blank's move: "u", "d", "l" or "r"; in the multi-tile metric
+        a slide, the letter once a cell ("rr")."""
     @property
     def board(self) -> str:
         """The board it leads to."""
@@ -88,6 +99,9 @@ class Probe:
     @property
     def solvable(self) -> bool: ...
     @property
+    def metric(self) -> Literal["single", "multi"]:
+        """The metric its distances are counted in."""
+    @property
     def moves(self) -> list[MoveOutcome]:
         """Every legal move's outcome, in the order u, d, l, r (none for an
         unsolvable board)."""
@@ -95,7 +109,8 @@ class Probe:
     def optimal_moves(self) -> str:
         """The letters of the moves that lead one closer."""
     def as_dict(self) -> dict[str, Any]:
-        """The keys of the command line's `probe --json`."""
+        """The keys of the command line's `probe --json` (and metric, in
+        the multi-tile metric)."""
 
 class Layer:
     """One finished layer of a generation (see `generate`'s progress)."""
@@ -125,10 +140,16 @@ class Database:
     user's data directory (such as ~/.local/share/slidedb). Every method
     releases the GIL while it works."""
 
-    def __init__(self, data_dir: Optional[PathLike] = None) -> None: ...
+    def __init__(self, data_dir: Optional[PathLike] = None, metric: Optional[str] = None) -> None: ...
     @staticmethod
-    def in_memory() -> Database:
+    def in_memory(metric: Optional[str] = None) -> Database:
         """A database with no data folder: small tables are built in memory."""
+    def with_metric(self, metric: str) -> Database:
+        """The same database answering in `metric`: "single" or "multi"
+        (also "stm", "mtm" and the command line's other names)."""
+    @property
+    def metric(self) -> Literal["single", "multi"]:
+        """The metric it answers in (default "single")."""
     @property
     def data_dir(self) -> Optional[pathlib.Path]:
         """The data folder, or None for a database in memory."""
@@ -187,6 +208,8 @@ class Table:
     def goal(self) -> str: ...
     @property
     def states(self) -> int: ...
+    @property
+    def metric(self) -> Literal["single", "multi"]: ...
     @property
     def max_distance(self) -> int: ...
     @property
