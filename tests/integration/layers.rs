@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 /// it, but for [`FORBIDDEN`].
 const ORDER: &[&str] = &[
     "words", "board", "search", "system", "format", "rank", "symmetry", "random", "solution",
-    "solver", "output", "store", "goals", "bfs", "table", "pdb", "build", "verify", "database",
+    "multi_heuristic", "solver", "output", "store", "goals", "bfs", "table", "pdb", "build", "verify", "database",
     "records", "request",
 ];
 
