@@ -50,7 +50,11 @@ impl Walk {
         let mut cells = Vec::with_capacity(shape.cells());
         for line in 0..lines {
             for k in 0..per_line {
-                cells.push(if vertical { line * cols + k } else { k * cols + line } as u8);
+                cells.push(if vertical {
+                    line * cols + k
+                } else {
+                    k * cols + line
+                } as u8);
             }
         }
         let mut goal_line = [0u8; MAX_CELLS];
@@ -78,7 +82,11 @@ impl Walk {
         let mut symbols = [0u8; MAX_CELLS];
         for (i, &cell) in self.cells.iter().enumerate() {
             let t = board.tile(cell as usize);
-            symbols[i] = if t == 0 { BLANK } else { self.goal_line[t as usize] };
+            symbols[i] = if t == 0 {
+                BLANK
+            } else {
+                self.goal_line[t as usize]
+            };
         }
         self.pack(&mut symbols)
     }
