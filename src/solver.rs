@@ -543,8 +543,9 @@ impl Solver {
     /// the blank any distance along its row or column) by IDA* with
     /// [`MultiEstimate`], the walking distances of rows and columns. Two
     /// moves in a row along one axis are never tried: they are one move,
-    /// or none. Memory for one path; a 4×4 board takes from milliseconds
-    /// to minutes. `progress` as for
+    /// or none. Memory for one path; boards up to 12 cells take
+    /// milliseconds, but a random 4×4 board can take more than ten minutes
+    /// (the estimate is weak there). `progress` as for
     /// [`solve_with_progress`](Solver::solve_with_progress).
     ///
     /// ```
