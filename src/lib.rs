@@ -131,6 +131,7 @@ pub mod build;
 pub mod database;
 mod format;
 mod goals;
+pub mod multi_heuristic;
 pub mod output;
 pub mod pdb;
 pub mod random;

@@ -21,6 +21,7 @@ mod idastar;
 mod iddfs;
 mod layers;
 mod messages;
+mod multi_heuristic;
 mod multi_tile;
 mod pdb;
 mod request;
