@@ -191,6 +191,54 @@ async function edges(browser, url, data, servers) {
   }
 }
 
+/// The multi-tile metric (issue 37), from a link (?metric=multi): the
+/// switch changes the moves left of the same board; then the 3x3 board
+/// played to "Solved!" by its hints, a slide of several tiles one
+/// move, in exactly as many moves as the page said were left (the
+/// server's multi-tile distance).
+async function multiTile(browser, url) {
+  // The README's board: 19 single-tile moves, 14 multi-tile ones.
+  const page = await open(browser, `${url}?metric=multi#size=3x3&board=2+3+4+1+5+x+7+6+8`);
+  await page.waitForSelector(".tile");
+  check((await page.locator("#metric").inputValue()) === "multi", "?metric=multi sets the metric switch to multi");
+  await waitForLeft(page, 14, "the linked board shows 14 multi-tile moves left");
+  await page.locator("#metric").selectOption("single");
+  await waitForLeft(page, 19, "the switch to single shows the same board's 19 single-tile moves");
+  check(!(await page.evaluate(() => location.hash)).includes("metric"), "in single the link names no metric");
+  await page.locator("#metric").selectOption("multi");
+  await waitForLeft(page, 14, "and back to multi, 14");
+  await settle(page, 9);
+  const left = Number(await movesLeft(page));
+  const board = await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get("board"));
+  const asked = await (await fetch(`${url}api/v1/probe?board=${encodeURIComponent(board)}&metric=multi`)).json();
+  check(asked.metric === "multi" && asked.distance === left,
+    `the page shows the multi-tile moves left (${left}), as the server's probe?metric=multi says (${asked.distance})`);
+  check((await page.evaluate(() => location.hash)).includes("metric=multi"), "the page's link carries metric=multi");
+  let played = 0, slides = 0;
+  for (let expected = left; expected > 0 && played <= left; expected--) {
+    await page.locator("#hint").click();
+    const said = await message(page);
+    if (said.includes("tiles, one move")) slides += 1;
+    await page.locator(".tile.hinted").click();
+    played += 1;
+    try {
+      await page.waitForFunction((e) => document.getElementById("left").textContent === String(e), expected - 1, { timeout: 15000 });
+    } catch {
+      check(false, `a hinted multi-tile move leaves ${expected - 1} (shows ${await movesLeft(page)})`);
+      break;
+    }
+  }
+  await page.waitForFunction(() => document.getElementById("message").textContent === "Solved!", null, { timeout: 15000 })
+    .catch(() => {});
+  check((await message(page)) === "Solved!", `multi-tile hints lead to "Solved!" (${await message(page)})`);
+  check(played === left && (await page.locator("#made").textContent()) === String(left),
+    `solved in exactly the ${left} multi-tile moves the page said were left (played ${played})`);
+  check(slides > 0, `some hint was a slide of several tiles (${slides} of ${played})`);
+  await page.screenshot({ path: join(shots, "4-multi-tile-solved.png") });
+  check(page.errors.length === 0, `no script errors in the multi-tile metric${page.errors.length ? ": " + page.errors.join("; ") : ""}`);
+  await page.close();
+}
+
 async function main() {
   const data = mkdtempSync(join(tmpdir(), "slidedb-e2e-"));
   // The 15-puzzle's databases (5-5-5: seconds), so that 4x4 is offered.
@@ -379,6 +427,8 @@ async function main() {
     await page.screenshot({ path: join(shots, "7-phone.png"), fullPage: true });
 
     check(errors.length === 0, `no script errors${errors.length ? ": " + errors.join("; ") : ""}`);
+
+    await multiTile(browser, url);
 
     await edges(browser, url, data, servers);
   } finally {

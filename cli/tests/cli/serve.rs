@@ -465,6 +465,96 @@ fn ok_ndjson(response: &Response) -> Vec<Value> {
     response.ndjson()
 }
 
+// ---- 1b. The multi-tile metric, against the command line ----
+
+/// `?metric=multi` answers as `--metric multi` does on the command line
+/// (the record names its metric, and a solution its slides); a bad metric
+/// is 400, and a board the metric is not answered for here is a 4xx
+/// saying so.
+#[test]
+fn the_multi_tile_metric_is_asked_by_a_parameter_and_answers_as_the_command_line() {
+    let server = Server::start(&[]);
+    let data = server.data().to_path_buf();
+    let seed = "2 3 4 1 5 x 7 6 8";
+    let multi = [("board", seed), ("metric", "multi")];
+    let solved = ok_json(&server.get(&url("/api/v1/solve", &multi)));
+    assert_eq!(
+        solved,
+        cli_one(&data, &["solve", "--json", "--metric", "multi", seed])
+    );
+    assert_eq!(solved["metric"], "multi");
+    assert_eq!(solved["distance"], 14);
+    let slides = solved["slides"].as_array().expect("slides");
+    assert_eq!(slides.len(), 14);
+    let joined: String = slides.iter().map(|s| s.as_str().unwrap()).collect();
+    assert_eq!(joined, solved["moves"].as_str().unwrap());
+    let probed = ok_json(&server.get(&url("/api/v1/probe", &multi)));
+    assert_eq!(
+        probed,
+        cli_one(&data, &["probe", "--json", "--metric", "multi", seed])
+    );
+    assert_eq!(probed["metric"], "multi");
+    // A probe in multi offers slides of several cells.
+    assert!(
+        probed["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["move"].as_str().unwrap().len() > 1),
+        "{probed}"
+    );
+    let counted = ok_json(&server.get(&url("/api/v1/count", &multi)));
+    assert_eq!(
+        counted,
+        cli_one(&data, &["count", "--json", "--metric", "multi", seed])
+    );
+    let stats = ok_json(&server.get("/api/v1/stats?size=3x3&metric=multi"));
+    assert_eq!(
+        stats,
+        cli_one(
+            &data,
+            &["stats", "--json", "--size", "3x3", "--metric", "multi"]
+        )
+    );
+    assert_eq!(stats["max_distance"], 24);
+    // The default, and single by name, are the single-tile answer.
+    let single = ok_json(&server.get(&url("/api/v1/solve", &[("board", seed)])));
+    assert_eq!(single["distance"], 19);
+    let named = ok_json(&server.get(&url(
+        "/api/v1/solve",
+        &[("board", seed), ("metric", "single")],
+    )));
+    assert_eq!(named, single);
+    // A batch in multi: each line as `solve --metric multi` answers it.
+    let body = b"2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 0\n";
+    let lines = ok_ndjson(&server.post("/api/v1/solve?metric=multi", body));
+    assert_eq!(
+        lines,
+        cli_json(
+            &data,
+            &["solve", "--json", "--metric", "multi"],
+            Some(body),
+            &[0]
+        )
+    );
+    // Refusals.
+    let bad = server.get(&url(
+        "/api/v1/solve",
+        &[("board", seed), ("metric", "diagonal")],
+    ));
+    let message = bad.error(400);
+    assert!(message.contains("bad metric \"diagonal\""), "{message}");
+    let big = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    let refused = server.get(&url(
+        "/api/v1/solve",
+        &[("board", big), ("metric", "multi")],
+    ));
+    let message = refused.error(400);
+    assert!(message.contains("multi-tile metric"), "{message}");
+    let message = server.get("/api/v1/sizes?metric=sideways").error(400);
+    assert!(message.contains("bad metric"), "{message}");
+}
+
 // ---- 1. Every GET endpoint, against the command line ----
 
 #[test]
@@ -967,7 +1057,11 @@ fn every_parameter_of_every_endpoint_is_refused_in_plain_words() {
         cases.push((
             "GET",
             url(route, &[("board", nine), ("unknown", "1")]),
-            words(&["unknown parameter", "unknown", "board, goal and size"]),
+            words(&[
+                "unknown parameter",
+                "unknown",
+                "board, goal, size and metric",
+            ]),
         ));
     }
     // GET random: goal, size, distance, min, max, seed, count.
@@ -1049,14 +1143,39 @@ fn every_parameter_of_every_endpoint_is_refused_in_plain_words() {
     cases.push((
         "GET",
         url("/api/v1/stats", &[("board", nine)]),
-        words(&["unknown parameter", "board", "goal and size"]),
+        words(&["unknown parameter", "board", "goal, size and metric"]),
     ));
-    // GET sizes and openapi.json take none.
-    for route in ["/api/v1/sizes", "/api/v1/openapi.json"] {
+    // GET sizes takes only the metric; openapi.json none.
+    cases.push((
+        "GET",
+        url("/api/v1/sizes", &[("size", "3x3")]),
+        words(&["unknown parameter", "size", "takes metric"]),
+    ));
+    cases.push((
+        "GET",
+        url("/api/v1/openapi.json", &[("size", "3x3")]),
+        words(&["unknown parameter", "size", "no parameters"]),
+    ));
+    // Every route that answers a distance: a bad metric.
+    for route in [
+        "/api/v1/solve?board=1+2+3+4+5+6+7+8+0&",
+        "/api/v1/probe?board=1+2+3+4+5+6+7+8+0&",
+        "/api/v1/count?board=1+2+3+4+5+6+7+8+0&",
+        "/api/v1/random?",
+        "/api/v1/stats?",
+        "/api/v1/sizes?",
+    ] {
         cases.push((
             "GET",
-            url(route, &[("size", "3x3")]),
-            words(&["unknown parameter", "size", "no parameters"]),
+            format!("{route}metric=diagonal"),
+            words(&["bad metric", "diagonal", "single", "multi"]),
+        ));
+    }
+    for route in ["/api/v1/solve", "/api/v1/probe"] {
+        cases.push((
+            "POST",
+            format!("{route}?metric=2"),
+            words(&["bad metric", "single", "multi"]),
         ));
     }
     // POST solve and probe: goal, size (the boards are the body).
@@ -1070,7 +1189,7 @@ fn every_parameter_of_every_endpoint_is_refused_in_plain_words() {
         cases.push((
             "POST",
             url(route, &[("board", nine)]),
-            words(&["unknown parameter", "board", "goal and size"]),
+            words(&["unknown parameter", "board", "goal, size and metric"]),
         ));
         cases.push((
             "POST",

@@ -8,7 +8,9 @@
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  size: "3x3", rows: 3, cols: 3, goal: "", goalBoard: [], board: [], history: [],
+  // metric: "single" (one tile a move) or "multi" (a slide of one or
+  // more tiles along the gap's row or column is one move).
+  metric: "single", size: "3x3", rows: 3, cols: 3, goal: "", goalBoard: [], board: [], history: [],
   probe: null, layers: null, exact: {}, defaults: {}, busy: false, solving: false,
   // boardVersion: bumped on every change of the board (a probe's answer
   // counts only for the version it was asked for); action: bumped by
@@ -27,8 +29,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // The backend's answer to a question: the JSON of /api/v1/PATH, or an
 // Error with the message (and the HTTP status) the server would give.
+// Every question but the sizes is asked in the metric in use.
 function api(path, params, signal) {
-  return globalThis.slidedbAsk(path, params || {}, signal);
+  const asked = { ...(params || {}) };
+  if (state.metric !== "single" && path !== "sizes") asked.metric = state.metric;
+  return globalThis.slidedbAsk(path, asked, signal);
 }
 
 // The server words its refusals as the library does ("give the size");
@@ -96,13 +101,29 @@ function target(blank, letter, rows = state.rows, cols = state.cols) {
   return -1;
 }
 
-function applyMove(board, letter, rows = state.rows, cols = state.cols) {
-  const blank = board.indexOf(0);
-  const to = target(blank, letter, rows, cols);
-  if (to < 0) return null;
-  const next = board.slice();
-  next[blank] = next[to];
-  next[to] = 0;
+// The cell the blank ends on after a move: one letter, or in the
+// multi-tile metric a run of one letter (a slide, "rrr"); -1 if off the
+// board.
+function slideTarget(blank, move, rows = state.rows, cols = state.cols) {
+  let at = blank;
+  for (const letter of move) {
+    at = target(at, letter, rows, cols);
+    if (at < 0) return -1;
+  }
+  return at;
+}
+
+// The board after a move (a letter, or a slide "rrr"), or null.
+function applyMove(board, move, rows = state.rows, cols = state.cols) {
+  let next = board;
+  for (const letter of move) {
+    const blank = next.indexOf(0);
+    const to = target(blank, letter, rows, cols);
+    if (to < 0) return null;
+    next = next.slice();
+    next[blank] = next[to];
+    next[to] = 0;
+  }
   return next;
 }
 
@@ -132,14 +153,20 @@ function render() {
   const blank = state.board.indexOf(0);
   // Every tile next to the gap moves; the probe, when it has answered,
   // says whether each move brings the board closer or farther.
+  // In the multi-tile metric, every tile in the gap's row and column:
+  // clicking one slides it and those between it and the gap, one move.
   const movable = {};
   for (const letter of ["u", "d", "l", "r"]) {
-    const cell = target(blank, letter);
-    if (cell >= 0) movable[cell] = letter;
+    let move = letter;
+    for (let cell = target(blank, letter); cell >= 0; cell = target(cell, letter)) {
+      movable[cell] = move;
+      if (state.metric === "single") break;
+      move += letter;
+    }
   }
   const outcome = {};
   if (state.probe && state.probe.solvable) {
-    for (const m of state.probe.moves) outcome[target(blank, m.move)] = m;
+    for (const m of state.probe.moves) outcome[slideTarget(blank, m.move)] = m;
   }
   const goal = state.goalBoard || [];
   state.board.forEach((tile, i) => {
@@ -203,7 +230,10 @@ function render() {
   drawHistogram();
   const hash = new URLSearchParams({ size: state.size, board: boardText(state.board) });
   if (state.goal) hash.set("goal", state.goal);
-  history.replaceState(null, "", "#" + hash);
+  if (state.metric !== "single") hash.set("metric", state.metric);
+  // The hash says it all from here: a ?metric= the page was opened
+  // with gives way to it, so that the link follows the switch.
+  history.replaceState(null, "", location.pathname + "#" + hash);
 }
 
 // Probes the current board; an answer that comes after the board changed
@@ -252,7 +282,7 @@ async function step(letter, keep) {
 // Everything a size and goal fix: the goal board as the server reads it
 // (any syntax it takes), and for table sizes the layers.
 async function setup(size, goal) {
-  const key = size + "|" + goal;
+  const key = size + "|" + goal + "|" + state.metric;
   if (state.setups.has(key)) return state.setups.get(key);
   const { rows, cols } = parseSize(size);
   const s = { size, rows, cols, goal, layers: null, maxDistance: 60 };
@@ -374,16 +404,18 @@ function hint() {
   const p = state.probe;
   if (state.solving || !p || !p.solvable || p.distance === 0) return;
   const best = p.moves.find((m) => m.optimal);
-  const cell = target(state.board.indexOf(0), best.move);
+  const cell = slideTarget(state.board.indexOf(0), best.move);
   const tile = state.board[cell];
   const button = document.querySelector(`.tile[data-cell="${cell}"]`);
   if (button) button.classList.add("hinted");
-  say(`Hint: move tile ${tile}.`);
+  say(best.move.length > 1
+    ? `Hint: slide tile ${tile} toward the gap (${best.move.length} tiles, one move).`
+    : `Hint: move tile ${tile}.`);
 }
 
 // While Solve plays, every input that could change the board is off.
 function lock(on) {
-  for (const id of ["size", "goal", "difficulty", "new", "paste", "load", "hint", "solve", "undo"]) {
+  for (const id of ["size", "metric", "goal", "difficulty", "new", "paste", "load", "hint", "solve", "undo"]) {
     $(id).disabled = on;
   }
   $("board").setAttribute("aria-busy", on ? "true" : "false");
@@ -401,7 +433,8 @@ async function solve() {
     if (changed()) throw new Error("Solve stopped: the board changed.");
     if (!s.solvable) return;
     say(`Solving in ${counted(s.distance, "move", "moves")}…`);
-    for (const letter of s.moves) {
+    // In the multi-tile metric a slide of several cells is one move.
+    for (const letter of s.slides || s.moves) {
       const moved = step(letter, true);
       version = state.boardVersion;
       if (!(await moved)) throw new Error("Solve stopped: the board changed.");
@@ -563,6 +596,10 @@ async function start() {
   }
   const hash = new URLSearchParams(location.hash.slice(1));
   const goal = (hash.get("goal") || "").trim();
+  // The metric from the link: #…&metric=multi, or ?metric=multi.
+  const linkedMetric = hash.get("metric") || new URLSearchParams(location.search).get("metric");
+  if (linkedMetric && /^(multi|multi-tile|mtm)$/i.test(linkedMetric.trim())) state.metric = "multi";
+  $("metric").value = state.metric;
   $("goal").value = goal;
   // 3x3 unless the link says otherwise, or the server has none (it
   // answers from one table named with --table).
@@ -594,6 +631,16 @@ async function start() {
   // server refuses stays in the field, marked, to be fixed; the board,
   // size and goal in use are the old ones.
   $("goal").addEventListener("change", () => replace(state.size, chosenGoal(), null));
+  // Another metric: the same board, its moves left and hints in it.
+  $("metric").addEventListener("change", () => {
+    const before = state.metric;
+    state.metric = $("metric").value === "multi" ? "multi" : "single";
+    replace(state.size, state.goal, state.board).then((done) => {
+      if (done) return;
+      state.metric = before;
+      $("metric").value = before;
+    });
+  });
   $("difficulty").addEventListener("input", () => { $("difficulty-value").textContent = $("difficulty").value; });
   $("new").addEventListener("click", newPuzzle);
   $("hint").addEventListener("click", hint);

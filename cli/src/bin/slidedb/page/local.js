@@ -176,5 +176,10 @@ const answers = {
 globalThis.slidedbAsk = async function ask(path, params, signal) {
   const answer = answers[path];
   if (!answer) throw refusal(`this page answers no question "${path}"`, 404);
+  // The site's tables count single-tile moves; the JS reader refuses
+  // multi-tile files.
+  if (params && params.metric && params.metric !== "single") {
+    throw refusal("this page answers in the single-tile metric only: the multi-tile metric needs slidedb serve", 400);
+  }
   return answer(params, signal);
 };

@@ -6,22 +6,21 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
-use slidedb::{Board, Engine, Method, SolveError};
+use slidedb::{Board, Engine, Method, Metric, SolveError};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::error::ApiError;
 use super::state::State;
 
-/// The exact engine toward `goal`: on the runtime's thread when its table
+/// The exact engine toward `goal` in `metric`: on the runtime's thread when its table
 /// is open already, else opening or building what it needs on a blocking
 /// thread.
-pub async fn engine(state: &Arc<State>, goal: Board) -> Result<Engine, ApiError> {
-    if let Some(engine) = state.data.db.ready_engine(&goal) {
+pub async fn engine(state: &Arc<State>, goal: Board, metric: Metric) -> Result<Engine, ApiError> {
+    let db = state.db(metric);
+    if let Some(engine) = db.ready_engine(&goal) {
         return Ok(engine);
     }
-    let shared = state.clone();
-    let found =
-        tokio::task::spawn_blocking(move || shared.data.db.engine(&goal, Method::Exact)).await?;
+    let found = tokio::task::spawn_blocking(move || db.engine(&goal, Method::Exact)).await?;
     found.map_err(|e| ApiError::database(state, e, &goal))
 }
 

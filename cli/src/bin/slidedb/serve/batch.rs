@@ -69,7 +69,7 @@ fn read_line(bytes: &[u8], size: Option<Shape>) -> (String, Result<Board, String
 /// the budget.
 async fn batch(
     state: Arc<State>,
-    Goal { size, goal }: Goal,
+    Goal { size, goal, metric }: Goal,
     body: Bytes,
     kind: Batch,
 ) -> Result<Response, ApiError> {
@@ -94,7 +94,9 @@ async fn batch(
         if let Ok((_, goal)) = &read
             && !engines.iter().any(|(s, _)| *s == goal.shape())
         {
-            let found = engine(&state, *goal).await.map_err(ApiError::into_message);
+            let found = engine(&state, *goal, metric)
+                .await
+                .map_err(ApiError::into_message);
             engines.push((goal.shape(), found));
         }
         parsed.push((input, read));

@@ -124,7 +124,10 @@ impl ApiError {
             | DatabaseError::TooBig { .. }
             | DatabaseError::NeedsTable { .. }
             | DatabaseError::Misnamed { .. }
-            | DatabaseError::WrongGoal { .. } => StatusCode::NOT_FOUND,
+            | DatabaseError::WrongGoal { .. }
+            | DatabaseError::OtherMetric { .. } => StatusCode::NOT_FOUND,
+            // A metric asked of boards it is not answered for here.
+            DatabaseError::Unanswered { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let told = for_client(&e, goal);
@@ -216,7 +219,13 @@ fn for_client(e: &DatabaseError, goal: &Board) -> String {
             format!("no table for {} goal {asked} on this server", asked.shape())
         }
         // Says what the size is answered by: no file in it.
-        DatabaseError::TooBig { .. } | DatabaseError::Method { .. } => e.to_string(),
+        DatabaseError::TooBig { .. }
+        | DatabaseError::Method { .. }
+        | DatabaseError::Unanswered { .. } => e.to_string(),
+        DatabaseError::OtherMetric { asked, .. } => format!(
+            "no table for {shape} goal {goal} in the {} metric on this server",
+            asked.adjective()
+        ),
         DatabaseError::NeedsTable { query, source } => format!(
             "{query} needs a full table of every board's distance: {}",
             for_client(source, goal)

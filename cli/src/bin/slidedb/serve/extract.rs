@@ -17,7 +17,7 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use slidedb::request::{self, Distance, Distances, RequestError};
-use slidedb::{Board, Shape};
+use slidedb::{Board, Metric, Shape};
 
 use super::error::ApiError;
 use super::limits::{MAX_LINE, MAX_RANDOM};
@@ -108,6 +108,22 @@ impl Params {
             .transpose()
     }
 
+    /// The metric `metric` names (single or multi, read by the library's
+    /// [`Metric`] parser), or the server's own when none is given
+    /// (single-tile unless the operator said otherwise): anything else is
+    /// 400.
+    pub fn metric(&self, state: &State) -> Result<Metric, ApiError> {
+        match self.get("metric") {
+            None => Ok(state.data.db.metric()),
+            Some(text) => text.parse::<Metric>().map_err(|_| {
+                ApiError::bad(format!(
+                    "bad metric {}: give single (one tile a move) or multi (a slide of one or more tiles along a row or column a move)",
+                    shown(text)
+                ))
+            }),
+        }
+    }
+
     /// The distance `name` gives, if any: a number of moves, or `max`.
     fn distance(&self, name: &str) -> Result<Option<Distance>, ApiError> {
         self.get(name)
@@ -156,6 +172,18 @@ impl<S: Send + Sync> FromRequestParts<S> for NoParams {
     }
 }
 
+/// `?metric=…`, optional, and nothing else (`sizes`).
+pub struct MetricOnly(pub Metric);
+
+impl FromRequestParts<Arc<State>> for MetricOnly {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &Arc<State>) -> Result<Self, ApiError> {
+        let q = Params::read(parts.uri.query(), &["metric"])?;
+        Ok(MetricOnly(q.metric(state)?))
+    }
+}
+
 /// The body, whole (bounded by `MAX_BODY` and the client's time): too
 /// large is 413, too slow 408. The client's time bounds the whole body,
 /// not only each wait between its pieces (as the body's own layer does),
@@ -192,6 +220,7 @@ fn body_refused(e: BytesRejection, client_timeout: Duration) -> ApiError {
 /// optional, read and checked.
 pub struct RandomQuery {
     pub goal: Board,
+    pub metric: Metric,
     pub distances: Distances,
     pub seed: Option<u64>,
     pub count: u64,
@@ -203,8 +232,11 @@ impl FromRequestParts<Arc<State>> for RandomQuery {
     async fn from_request_parts(parts: &mut Parts, state: &Arc<State>) -> Result<Self, ApiError> {
         let q = Params::read(
             parts.uri.query(),
-            &["goal", "size", "distance", "min", "max", "seed", "count"],
+            &[
+                "goal", "size", "metric", "distance", "min", "max", "seed", "count",
+            ],
         )?;
+        let metric = q.metric(state)?;
         let count = q
             .number(
                 "count",
@@ -224,6 +256,7 @@ impl FromRequestParts<Arc<State>> for RandomQuery {
         let goal = Goal::read(state, q.get("goal"), q.get("size"))?.or_default(state);
         Ok(RandomQuery {
             goal,
+            metric,
             distances,
             seed,
             count,
@@ -241,6 +274,8 @@ fn parse_size(size: Option<&str>) -> Result<Option<Shape>, ApiError> {
 pub struct Goal {
     pub size: Option<Shape>,
     pub goal: Option<Board>,
+    /// The metric asked (`?metric=`), the server's when none is.
+    pub metric: Metric,
 }
 
 impl Goal {
@@ -261,6 +296,7 @@ impl Goal {
         Ok(Goal {
             size: goal.map(|g| g.shape()).or(size),
             goal,
+            metric: state.data.db.metric(),
         })
     }
 
@@ -276,34 +312,41 @@ impl Goal {
     }
 }
 
-/// `?goal=…&size=…`, each optional (`stats`, and the batches).
+/// `?goal=…&size=…&metric=…`, each optional (`stats`, and the batches).
 impl FromRequestParts<Arc<State>> for Goal {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &Arc<State>) -> Result<Self, ApiError> {
-        let q = Params::read(parts.uri.query(), &["goal", "size"])?;
-        Goal::read(state, q.get("goal"), q.get("size"))
+        let q = Params::read(parts.uri.query(), &["goal", "size", "metric"])?;
+        let metric = q.metric(state)?;
+        Ok(Goal {
+            metric,
+            ..Goal::read(state, q.get("goal"), q.get("size"))?
+        })
     }
 }
 
 /// The board a query asks about, and the goal it asks toward:
-/// `?board=…&goal=…&size=…`.
+/// `?board=…&goal=…&size=…&metric=…`.
 pub struct Asked {
     pub board: Board,
     pub goal: Board,
+    /// The metric asked, the server's when none is.
+    pub metric: Metric,
 }
 
 impl FromRequestParts<Arc<State>> for Asked {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &Arc<State>) -> Result<Self, ApiError> {
-        let q = Params::read(parts.uri.query(), &["board", "goal", "size"])?;
+        let q = Params::read(parts.uri.query(), &["board", "goal", "size", "metric"])?;
+        let metric = q.metric(state)?;
         let Some(text) = q.get("board") else {
             return Err(ApiError::bad(
                 "the parameter board is missing: give the board to answer, its tiles row by row and the blank as 0, x, _ or .",
             ));
         };
-        let Goal { size, goal } = Goal::read(state, q.get("goal"), q.get("size"))?;
+        let Goal { size, goal, .. } = Goal::read(state, q.get("goal"), q.get("size"))?;
         if text.len() > MAX_LINE {
             return Err(ApiError::bad(format!(
                 "the board is longer than {MAX_LINE} bytes"
@@ -312,7 +355,11 @@ impl FromRequestParts<Arc<State>> for Asked {
         let board = Board::parse(text, size)
             .map_err(|e| ApiError::bad(format!("bad board {}: {e}", shown(text))))?;
         let (board, goal) = toward(state, board, goal).map_err(ApiError::bad)?;
-        Ok(Asked { board, goal })
+        Ok(Asked {
+            board,
+            goal,
+            metric,
+        })
     }
 }
 

@@ -28,7 +28,7 @@ use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 use super::answer::{answer, engine};
 use super::batch::{probe_many, solve_many};
 use super::error::{ApiError, json_if_bare};
-use super::extract::{Asked, Goal, NoParams, RandomQuery};
+use super::extract::{Asked, Goal, MetricOnly, NoParams, RandomQuery};
 use super::limits::{MAX_BODY, REQUEST_TIMEOUT};
 use super::page;
 use super::request_log::{LogLevel, log_requests};
@@ -103,9 +103,13 @@ async fn refuse_declared_too_large(request: Request, next: Next) -> Response {
 
 async fn solve_one(
     Shared(state): Shared<Arc<State>>,
-    Asked { board, goal }: Asked,
+    Asked {
+        board,
+        goal,
+        metric,
+    }: Asked,
 ) -> Result<Json<SolveRecord>, ApiError> {
-    let engine = engine(&state, goal).await?;
+    let engine = engine(&state, goal, metric).await?;
     let found = answer(&state, engine, move |engine, watch| {
         engine.solve_with_progress(&board, |_| watch())
     })
@@ -121,9 +125,13 @@ async fn solve_one(
 
 async fn probe_one(
     Shared(state): Shared<Arc<State>>,
-    Asked { board, goal }: Asked,
+    Asked {
+        board,
+        goal,
+        metric,
+    }: Asked,
 ) -> Result<Json<ProbeRecord>, ApiError> {
-    let engine = engine(&state, goal).await?;
+    let engine = engine(&state, goal, metric).await?;
     let probe = answer(&state, engine, move |engine, watch| {
         engine.probe_with_progress(&board, |_| watch())
     })
@@ -133,11 +141,15 @@ async fn probe_one(
 
 async fn count(
     Shared(state): Shared<Arc<State>>,
-    Asked { board, goal }: Asked,
+    Asked {
+        board,
+        goal,
+        metric,
+    }: Asked,
 ) -> Result<Json<CountRecord>, ApiError> {
-    let shared = state.clone();
+    let db = state.db(metric);
     let found = tokio::task::spawn_blocking(move || {
-        let table = shared.data.db.table_for("count", &goal)?;
+        let table = db.table_for("count", &goal)?;
         let count = table.count(&board)?;
         let distance = table.distance(&board)?;
         Ok::<_, DatabaseError>(distance.zip(count))
@@ -153,6 +165,7 @@ async fn random(
     Shared(state): Shared<Arc<State>>,
     RandomQuery {
         goal,
+        metric,
         distances,
         seed,
         count,
@@ -162,8 +175,8 @@ async fn random(
     let shared = state.clone();
     let lines = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
         let failed = |e| ApiError::request(&shared, e, &goal);
-        let boards =
-            RandomBoards::new(&shared.data.db, &goal, &distances, seed, true).map_err(failed)?;
+        let db = shared.db(metric);
+        let boards = RandomBoards::new(&db, &goal, &distances, seed, true).map_err(failed)?;
         let mut out = String::new();
         for drawn in boards.take(count as usize) {
             let (board, distance) = drawn.map_err(failed)?;
@@ -185,9 +198,9 @@ async fn stats(
     Shared(state): Shared<Arc<State>>,
     goal: Goal,
 ) -> Result<Json<StatsRecord>, ApiError> {
+    let db = state.db(goal.metric);
     let goal = goal.or_default(&state);
-    let shared = state.clone();
-    let table = tokio::task::spawn_blocking(move || shared.data.db.table_for("stats", &goal))
+    let table = tokio::task::spawn_blocking(move || db.table_for("stats", &goal))
         .await?
         .map_err(|e| ApiError::database(&state, e, &goal))?;
     Ok(Json(StatsRecord::new(&table)))
@@ -196,9 +209,12 @@ async fn stats(
 /// The sizes this server answers, how, and toward which goal when none is
 /// asked: the library's [`Database::sizes`](slidedb::Database::sizes) as
 /// `[{"size","exact","goal"}]` ([`SizeRecord`]).
-async fn sizes(Shared(state): Shared<Arc<State>>, _: NoParams) -> Result<Response, ApiError> {
-    let shared = state.clone();
-    let found = tokio::task::spawn_blocking(move || shared.data.db.sizes())
+async fn sizes(
+    Shared(state): Shared<Arc<State>>,
+    MetricOnly(metric): MetricOnly,
+) -> Result<Response, ApiError> {
+    let db = state.db(metric);
+    let found = tokio::task::spawn_blocking(move || db.sizes())
         .await?
         .map_err(|e| {
             // The path is the operator's, for the log.

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use slidedb::{Database, Metric};
 use tokio::sync::Semaphore;
 
 use super::limits::MAX_LOGGED;
@@ -41,6 +42,12 @@ impl State {
             stopping: Arc::new(AtomicBool::new(false)),
             logged: Mutex::new(HashSet::new()),
         }
+    }
+
+    /// The database answering in `metric`: the one seam between a
+    /// request's `?metric=` and the library's policy for it.
+    pub fn db(&self, metric: Metric) -> Database {
+        self.data.db.with_metric(metric)
     }
 
     /// Writes `message` for the operator on stderr, once (a client cannot
