@@ -76,8 +76,8 @@ impl TwoBit<'_> {
             bits & equal(low, high, current)
         };
         let mut found = 0;
-        for target in 0..self.cells {
-            found += self.expand_row(target, residues, frontier, &sources, stored);
+        for row in 0..self.cells / self.cols {
+            found += self.expand_row(row, residues, frontier, &sources, stored);
         }
         found += self.expand_columns(residues, frontier, &sources, stored);
         if found == 0 {
@@ -98,56 +98,77 @@ impl TwoBit<'_> {
         true
     }
 
-    /// The boards a slide along its row brings into `target`: the other
-    /// cells of the row's sources, a word at a time.
+    /// The boards a slide along their row brings into `row`'s cells: each
+    /// cell's new boards are the other cells' sources, a word of 64 tile
+    /// orders at a time (each source word read once for the whole row).
     fn expand_row(
         &self,
-        target: usize,
+        row: usize,
         residues: &[AtomicU64],
         frontier: &[AtomicU64],
         sources: &(impl Fn(usize, usize) -> u64 + Sync),
         stored: u64,
     ) -> u64 {
-        let row = target / self.cols * self.cols;
-        let others: Vec<usize> = (row..row + self.cols).filter(|&c| c != target).collect();
-        let base = target as u64 * self.per_blank;
-        let aligned = self.per_blank.is_multiple_of(64);
-        let into = &frontier[target * self.words..(target + 1) * self.words];
-        (0..self.words)
+        let (cols, words, per_blank) = (self.cols, self.words, self.per_blank);
+        let first = row * cols;
+        let aligned = per_blank.is_multiple_of(64);
+        (0..words)
             .into_par_iter()
             .with_min_len(CHUNK)
             .map(|w| {
-                let arriving = others.iter().fold(0, |acc, &s| acc | sources(s, w));
-                if arriving == 0 {
+                let mut here = [0u64; crate::board::MAX_CELLS];
+                let mut any = 0;
+                for (i, bits) in here[..cols].iter_mut().enumerate() {
+                    *bits = sources(first + i, w);
+                    any |= *bits;
+                }
+                if any == 0 {
                     return 0;
                 }
-                if !aligned {
-                    let mut found = 0;
-                    let mut bits = arriving;
-                    while bits != 0 {
-                        let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
-                        bits &= bits - 1;
-                        if claim(residues, base + h, stored) {
-                            found += 1;
-                            into[w].fetch_or(1 << (h % 64), Relaxed);
-                        }
+                // Every other cell's sources: the ORs before and after.
+                let mut after = [0u64; crate::board::MAX_CELLS];
+                for i in (0..cols.saturating_sub(1)).rev() {
+                    after[i] = after[i + 1] | here[i + 1];
+                }
+                let mut before = 0;
+                let mut found = 0;
+                for i in 0..cols {
+                    let arriving = before | after[i];
+                    before |= here[i];
+                    if arriving == 0 {
+                        continue;
                     }
-                    return found;
+                    let target = first + i;
+                    let base = target as u64 * per_blank;
+                    let into = &frontier[target * words + w];
+                    if !aligned {
+                        let mut bits = arriving;
+                        while bits != 0 {
+                            let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                            bits &= bits - 1;
+                            if claim(residues, base + h, stored) {
+                                found += 1;
+                                into.fetch_or(1 << (h % 64), Relaxed);
+                            }
+                        }
+                        continue;
+                    }
+                    let at = ((base + (w * 64) as u64) / 32) as usize;
+                    let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
+                    let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
+                    let new = arriving & open;
+                    if new == 0 {
+                        continue;
+                    }
+                    // This task alone writes these words in this pass; the
+                    // other tasks read them only for layer d's entries,
+                    // which it leaves as they are.
+                    residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
+                    residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
+                    into.fetch_or(new, Relaxed);
+                    found += new.count_ones() as u64;
                 }
-                let at = ((base + (w * 64) as u64) / 32) as usize;
-                let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
-                let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
-                let new = arriving & open;
-                if new == 0 {
-                    return 0;
-                }
-                // This task alone writes these words in this pass; the
-                // other tasks read them only for layer d's entries, which
-                // it leaves as they are.
-                residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
-                residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
-                into[w].fetch_or(new, Relaxed);
-                new.count_ones() as u64
+                found
             })
             .sum()
     }
