@@ -277,7 +277,7 @@ mod tests {
     /// The same on the 12-cell shapes (seconds each).
     #[test]
     #[ignore = "12-cell searches: cargo nextest run --run-ignored only"]
-    fn the_two_bit_search_builds_the_in_memory_searchs_bytes_on_12_cells() {
+    fn the_two_bit_search_builds_the_in_memory_searchs_bytes_on_twelve_cells() {
         for (rows, cols, goal) in [
             (3, 4, "1 2 3 4 5 6 7 8 9 10 11 0"),
             (4, 3, "1 2 3 4 5 6 0 7 8 9 10 11"),
