@@ -7,7 +7,8 @@
 #
 #   benches/metrics.sh [SIZE] [ROUNDS]     (default 3x4, 3 rounds)
 #
-# Uses target/release/slidedb-gen (cargo build --release first).
+# Uses target/release/slidedb-gen (cargo build --release first). With
+# KEEP=DIR the last round's two tables are moved to DIR (to verify them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-3x4}
@@ -31,4 +32,5 @@ done
 median() { sort -n "$1" | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 s=$(median "$work/single.times")
 m=$(median "$work/multi.times")
+if [ -n "${KEEP:-}" ]; then mv "$work/single.slidedb" "$work/multi.slidedb" "$KEEP"/; fi
 echo "median: single $s s, multi $m s, multi/single $(awk -v m="$m" -v s="$s" 'BEGIN {printf "%.2f", m / s}')"

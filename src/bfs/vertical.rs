@@ -194,6 +194,13 @@ impl Busy {
         (words.start / BUSY_WORDS..=(words.end - 1) / BUSY_WORDS).any(|b| self.is_busy(cell, b))
     }
 
+    /// Forgets block `block` of `cell`'s bitset (its words are all 0).
+    #[inline]
+    pub(crate) fn unmark(&self, cell: usize, block: usize) {
+        let k = cell * self.per_cell + block;
+        self.bits[k / 64].fetch_and(!(1u64 << (k % 64)), Relaxed);
+    }
+
     /// Forgets `cell`'s marks (its bitset was cleared).
     pub(crate) fn clear(&self, cell: usize) {
         let (from, to) = (cell * self.per_cell, (cell + 1) * self.per_cell);
@@ -289,13 +296,32 @@ impl Claims<'_> {
     }
 }
 
-/// The `len ≤ 64` bits of a bitset from bit `at` on, in the low bits.
+/// The boards a vertical pass moves out of one source cell, a word of 64
+/// tile orders at a time: its frontier bitset, or (in the multi-tile
+/// metric, where layer d + 1 grows in the same bitsets while layer d is
+/// expanded) the bits of the frontier whose entry is layer d's.
+pub(crate) trait Sources: Sync {
+    /// Bits `64 w .. 64 w + 64` of the source cell.
+    fn word(&self, w: usize) -> u64;
+}
+
+/// A frontier bitset whose every bit is a source.
+pub(crate) struct Bitset<'s>(pub(crate) &'s [AtomicU64]);
+
+impl Sources for Bitset<'_> {
+    #[inline]
+    fn word(&self, w: usize) -> u64 {
+        self.0[w].load(Relaxed)
+    }
+}
+
+/// The `len ≤ 64` bits of `source` from bit `at` on, in the low bits.
 #[inline]
-fn bits_at(bitset: &[AtomicU64], at: u64, len: u64) -> u64 {
+fn bits_at(source: &impl Sources, at: u64, len: u64) -> u64 {
     let (word, shift) = ((at / 64) as usize, at % 64);
-    let mut bits = bitset[word].load(Relaxed) >> shift;
+    let mut bits = source.word(word) >> shift;
     if shift > 0 && shift + len > 64 {
-        bits |= bitset[word + 1].load(Relaxed) << (64 - shift);
+        bits |= source.word(word + 1) << (64 - shift);
     }
     if len < 64 {
         bits & ((1 << len) - 1)
@@ -304,14 +330,14 @@ fn bits_at(bitset: &[AtomicU64], at: u64, len: u64) -> u64 {
     }
 }
 
-/// The first set bit of a bitset in `from..to`.
+/// The first set bit of `source` in `from..to`.
 #[inline]
-fn next_bit(bitset: &[AtomicU64], from: u64, to: u64) -> Option<u64> {
+fn next_bit(source: &impl Sources, from: u64, to: u64) -> Option<u64> {
     if from >= to {
         return None;
     }
     let mut word = (from / 64) as usize;
-    let mut bits = bitset[word].load(Relaxed) & (u64::MAX << (from % 64));
+    let mut bits = source.word(word) & (u64::MAX << (from % 64));
     loop {
         if bits != 0 {
             let at = word as u64 * 64 + bits.trailing_zeros() as u64;
@@ -321,21 +347,21 @@ fn next_bit(bitset: &[AtomicU64], from: u64, to: u64) -> Option<u64> {
         if word as u64 * 64 >= to {
             return None;
         }
-        bits = bitset[word].load(Relaxed);
+        bits = source.word(word);
     }
 }
 
 /// The boards vertical move `v` reaches from source cell `cell`'s
-/// frontier (`per_blank` tile orders, a multiple of 64), claimed into
-/// `v.to`'s entries: how many were new.
+/// `source` boards (`per_blank` tile orders, a multiple of 64), claimed
+/// into `v.to`'s entries: how many were new.
 pub(crate) fn expand(
     search: &IndexMoves,
     v: &Vertical,
     plan: &Plan,
     cell: usize,
+    source: &impl Sources,
     claims: &Claims,
 ) -> u64 {
-    let source = &claims.frontier[cell * claims.words..(cell + 1) * claims.words];
     let per_blank = claims.per_blank;
     match plan {
         Plan::Runs { run, digit } => {
@@ -385,7 +411,7 @@ pub(crate) fn expand(
 fn runs(
     search: &IndexMoves,
     v: &Vertical,
-    source: &[AtomicU64],
+    source: &impl Sources,
     claims: &Claims,
     (from, to): (u64, u64),
     run: u64,
@@ -432,7 +458,7 @@ fn runs(
 #[inline]
 fn move_runs(
     pending: &[(u64, u64)],
-    source: &[AtomicU64],
+    source: &impl Sources,
     claims: &Claims,
     cell: usize,
     run: u64,
@@ -459,7 +485,7 @@ fn move_runs(
 fn tabled(
     search: &IndexMoves,
     v: &Vertical,
-    source: &[AtomicU64],
+    source: &impl Sources,
     claims: &Claims,
     spans: std::ops::Range<u64>,
     span: u64,
@@ -478,7 +504,7 @@ fn tabled(
         let mut at = base;
         while let Some(h) = next_bit(source, at, base + span) {
             // The rest of this word at once.
-            let word = source[(h / 64) as usize].load(Relaxed) >> (h % 64);
+            let word = source.word((h / 64) as usize) >> (h % 64);
             let upto = (h - h % 64 + 64).min(base + span);
             let mut bits = if upto - h < 64 {
                 word & ((1 << (upto - h)) - 1)

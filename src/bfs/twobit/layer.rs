@@ -13,7 +13,7 @@ use crate::board::Move;
 
 use super::TwoBit;
 use crate::bfs::moves::{Odometer, compact, prefetch, spread, unreached};
-use crate::bfs::vertical::{self, BUSY_WORDS, Busy, Claims};
+use crate::bfs::vertical::{self, BUSY_WORDS, Bitset, Busy, Claims};
 
 /// Frontier words a rayon task takes at a time.
 pub(super) const CHUNK: usize = 1 << 10;
@@ -197,8 +197,9 @@ impl TwoBit<'_> {
             };
             let mut found = 0;
             for &cell in sources {
+                let source = Bitset(&frontier[cell * words..(cell + 1) * words]);
                 for (v, plan) in search.verticals(cell).zip(&self.plans[cell]) {
-                    found += vertical::expand(search, v, plan, cell, &claims);
+                    found += vertical::expand(search, v, plan, cell, &source, &claims);
                 }
             }
             return found;
@@ -275,6 +276,10 @@ impl TwoBit<'_> {
             let (cell, h) = (to / self.per_blank, to % self.per_blank);
             let word = cell as usize * self.words + (h / 64) as usize;
             frontier[word].fetch_or(1 << (h % 64), Relaxed);
+            // (A multi-tile search keeps a summary without plans.)
+            if let Some(busy) = &self.busy {
+                busy.mark(cell as usize, (h / 64) as usize);
+            }
         }
         batch.len = 0;
         n as u64

@@ -115,7 +115,8 @@ pub(crate) struct TwoBit<'a> {
     /// (resident searches whose cells are whole frontier words; empty
     /// otherwise, and each board is moved alone).
     plans: Vec<Vec<Plan>>,
-    /// Which blocks of the frontier may hold bits, where there are plans.
+    /// Which blocks of the frontier may hold bits (resident searches
+    /// whose cells are whole frontier words).
     busy: Option<Busy>,
     /// What a move is: one cell (the graph is bipartite, and each cell's
     /// bitset serves every other layer) or a slide of any length (every
@@ -142,14 +143,14 @@ impl<'a> TwoBit<'a> {
         Ok(search)
     }
 
-    /// Makes a fresh search (layer 0 alone) one in `metric`: a search in
-    /// the multi-tile metric expands without the single-tile passes'
-    /// plans.
+    /// Makes a fresh search (layer 0 alone) one in `metric`. In the
+    /// multi-tile metric the vertical plans move single steps, so they
+    /// serve only boards of two rows (where every slide along a column is
+    /// one step: 2×7); the frontier's summary serves every shape.
     pub(crate) fn set_metric(&mut self, metric: Metric) {
         self.metric = metric;
-        if metric == Metric::Multi {
+        if metric == Metric::Multi && self.cells / self.cols != 2 {
             self.plans = Vec::new();
-            self.busy = None;
         }
     }
 

@@ -18,7 +18,14 @@
 //! - Along a column, a slide of k cells is k vertical steps, each found
 //!   from the one before by the index arithmetic; the chain goes on past
 //!   boards already reached, since a farther one may be new. Targets are
-//!   prefetched a batch at a time and claimed with atomics.
+//!   prefetched a batch at a time and claimed with atomics. On a board of
+//!   two rows (2×7) every such slide is one step, and the single-tile
+//!   pass's plans move it (`crate::bfs::vertical`: runs of tile orders
+//!   moved whole, tables of targets), reading as sources only the bits
+//!   whose entry is layer d's.
+//! - The frontier's summary (which blocks of 64 words may hold bits)
+//!   lets every pass skip the empty blocks of a sparse layer; the last
+//!   pass, which clears layer d's bits, forgets the blocks it empties.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -27,6 +34,7 @@ use rayon::prelude::*;
 use super::TwoBit;
 use super::layer::{Batch, CHUNK, claim};
 use crate::bfs::moves::{Odometer, compact, prefetch, spread, unreached};
+use crate::bfs::vertical::{self, BUSY_WORDS, Claims, Sources};
 
 /// Entries `first .. first + 64` of `residues`, as two words of 32
 /// entries (entries past the end read as 0).
@@ -51,6 +59,34 @@ fn entries(residues: &[AtomicU64], first: u64) -> (u64, u64) {
 fn equal(low: u64, high: u64, stored: u64) -> u64 {
     let all = spread(0xFFFF_FFFF) * stored;
     compact(unreached(low ^ all)) | compact(unreached(high ^ all)) << 32
+}
+
+/// A source cell's boards of layer d, a word at a time (cells of whole
+/// frontier words): the frontier bits whose entries are layer d's residue.
+struct LayerBits<'s> {
+    /// The cell's frontier bitset.
+    frontier: &'s [AtomicU64],
+    residues: &'s [AtomicU64],
+    /// The cell's first index.
+    base: u64,
+    /// Layer d's entry, as stored.
+    current: u64,
+}
+
+impl Sources for LayerBits<'_> {
+    #[inline]
+    fn word(&self, w: usize) -> u64 {
+        let bits = self.frontier[w].load(Relaxed);
+        if bits == 0 {
+            return 0;
+        }
+        let at = ((self.base + 64 * w as u64) / 32) as usize;
+        let (low, high) = (
+            self.residues[at].load(Relaxed),
+            self.residues[at + 1].load(Relaxed),
+        );
+        bits & equal(low, high, self.current)
+    }
 }
 
 impl TwoBit<'_> {
@@ -79,21 +115,48 @@ impl TwoBit<'_> {
         for row in 0..self.cells / self.cols {
             found += self.expand_row(row, residues, frontier, &sources, stored);
         }
-        found += self.expand_columns(residues, frontier, &sources, stored);
+        found += if self.plans.is_empty() {
+            self.expand_columns(residues, frontier, &sources, stored)
+        } else {
+            self.expand_columns_planned(residues, frontier, current, stored)
+        };
         if found == 0 {
             return false;
         }
         // Layer d's bits cleared: the bitsets hold layer d + 1.
-        (0..self.cells * words)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .for_each(|i| {
-                let (cell, w) = (i / words, i % words);
-                let old = sources(cell, w);
-                if old != 0 {
-                    frontier[i].fetch_and(!old, Relaxed);
-                }
-            });
+        let clear = |cell: usize, w: usize| {
+            let old = sources(cell, w);
+            let word = &frontier[cell * words + w];
+            if old != 0 {
+                word.fetch_and(!old, Relaxed) & !old
+            } else {
+                word.load(Relaxed)
+            }
+        };
+        match &self.busy {
+            // Only the blocks that may hold bits; a block left empty is
+            // forgotten, so that the next layer skips it.
+            Some(busy) => (0..self.cells * busy.blocks())
+                .into_par_iter()
+                .with_min_len(1 << 8)
+                .for_each(|k| {
+                    let (cell, block) = (k / busy.blocks(), k % busy.blocks());
+                    if !busy.is_busy(cell, block) {
+                        return;
+                    }
+                    let end = ((block + 1) * BUSY_WORDS).min(words);
+                    let left = (block * BUSY_WORDS..end).fold(0, |acc, w| acc | clear(cell, w));
+                    if left == 0 {
+                        busy.unmark(cell, block);
+                    }
+                }),
+            None => (0..self.cells * words)
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .for_each(|i| {
+                    clear(i / words, i % words);
+                }),
+        }
         self.layers.push(found);
         true
     }
@@ -112,65 +175,119 @@ impl TwoBit<'_> {
         let (cols, words, per_blank) = (self.cols, self.words, self.per_blank);
         let first = row * cols;
         let aligned = per_blank.is_multiple_of(64);
-        (0..words)
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|w| {
-                let mut here = [0u64; crate::board::MAX_CELLS];
-                let mut any = 0;
-                for (i, bits) in here[..cols].iter_mut().enumerate() {
-                    *bits = sources(first + i, w);
-                    any |= *bits;
+        let busy = self.busy.as_ref();
+        let word = |w: usize| {
+            let mut here = [0u64; crate::board::MAX_CELLS];
+            let mut any = 0;
+            for (i, bits) in here[..cols].iter_mut().enumerate() {
+                *bits = sources(first + i, w);
+                any |= *bits;
+            }
+            if any == 0 {
+                return 0;
+            }
+            // Every other cell's sources: the ORs before and after.
+            let mut after = [0u64; crate::board::MAX_CELLS];
+            for i in (0..cols.saturating_sub(1)).rev() {
+                after[i] = after[i + 1] | here[i + 1];
+            }
+            let mut before = 0;
+            let mut found = 0;
+            for i in 0..cols {
+                let arriving = before | after[i];
+                before |= here[i];
+                if arriving == 0 {
+                    continue;
                 }
-                if any == 0 {
-                    return 0;
-                }
-                // Every other cell's sources: the ORs before and after.
-                let mut after = [0u64; crate::board::MAX_CELLS];
-                for i in (0..cols.saturating_sub(1)).rev() {
-                    after[i] = after[i + 1] | here[i + 1];
-                }
-                let mut before = 0;
-                let mut found = 0;
-                for i in 0..cols {
-                    let arriving = before | after[i];
-                    before |= here[i];
-                    if arriving == 0 {
-                        continue;
-                    }
-                    let target = first + i;
-                    let base = target as u64 * per_blank;
-                    let into = &frontier[target * words + w];
-                    if !aligned {
-                        let mut bits = arriving;
-                        while bits != 0 {
-                            let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
-                            bits &= bits - 1;
-                            if claim(residues, base + h, stored) {
-                                found += 1;
-                                into.fetch_or(1 << (h % 64), Relaxed);
-                            }
+                let target = first + i;
+                let base = target as u64 * per_blank;
+                let into = &frontier[target * words + w];
+                if !aligned {
+                    let mut bits = arriving;
+                    while bits != 0 {
+                        let h = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                        bits &= bits - 1;
+                        if claim(residues, base + h, stored) {
+                            found += 1;
+                            into.fetch_or(1 << (h % 64), Relaxed);
                         }
-                        continue;
                     }
-                    let at = ((base + (w * 64) as u64) / 32) as usize;
-                    let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
-                    let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
-                    let new = arriving & open;
-                    if new == 0 {
-                        continue;
-                    }
-                    // This task alone writes these words in this pass; the
-                    // other tasks read them only for layer d's entries,
-                    // which it leaves as they are.
-                    residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
-                    residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
-                    into.fetch_or(new, Relaxed);
-                    found += new.count_ones() as u64;
+                    continue;
                 }
-                found
-            })
-            .sum()
+                let at = ((base + (w * 64) as u64) / 32) as usize;
+                let (low, high) = (residues[at].load(Relaxed), residues[at + 1].load(Relaxed));
+                let open = compact(unreached(low)) | (compact(unreached(high)) << 32);
+                let new = arriving & open;
+                if new == 0 {
+                    continue;
+                }
+                // This task alone writes these words in this pass; the
+                // other tasks read them only for layer d's entries,
+                // which it leaves as they are.
+                residues[at].store(low | (spread(new & 0xFFFF_FFFF) * stored), Relaxed);
+                residues[at + 1].store(high | (spread(new >> 32) * stored), Relaxed);
+                into.fetch_or(new, Relaxed);
+                if let Some(busy) = busy {
+                    busy.mark(target, w);
+                }
+                found += new.count_ones() as u64;
+            }
+            found
+        };
+        match busy {
+            // Only the blocks some cell of the row has bits in.
+            Some(busy) => (0..busy.blocks())
+                .into_par_iter()
+                .with_min_len(1 << 6)
+                .filter(|&b| (first..first + cols).any(|cell| busy.is_busy(cell, b)))
+                .map(|b| {
+                    let end = ((b + 1) * BUSY_WORDS).min(words);
+                    (b * BUSY_WORDS..end).map(word).sum::<u64>()
+                })
+                .sum(),
+            None => (0..words)
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .map(word)
+                .sum(),
+        }
+    }
+
+    /// The boards a slide along its column reaches on a board of two rows
+    /// (each such slide is one vertical step), by the single-tile pass's
+    /// planned runs and tables, reading as sources only layer d's boards.
+    fn expand_columns_planned(
+        &self,
+        residues: &[AtomicU64],
+        frontier: &[AtomicU64],
+        current: u64,
+        stored: u64,
+    ) -> u64 {
+        let (words, per_blank) = (self.words, self.per_blank);
+        let claims = Claims {
+            residues,
+            frontier,
+            words,
+            per_blank,
+            stored,
+            busy: self
+                .busy
+                .as_ref()
+                .expect("a search with plans has a summary"),
+        };
+        let mut found = 0;
+        for cell in 0..self.cells {
+            let source = LayerBits {
+                frontier: &frontier[cell * words..(cell + 1) * words],
+                residues,
+                base: cell as u64 * per_blank,
+                current,
+            };
+            for (v, plan) in self.search.verticals(cell).zip(&self.plans[cell]) {
+                found += vertical::expand(&self.search, v, plan, cell, &source, &claims);
+            }
+        }
+        found
     }
 
     /// The boards a slide along its column reaches, every source cell at
@@ -256,7 +373,9 @@ mod tests {
 
     /// The two-bit search in the multi-tile metric builds the in-memory
     /// multi-tile search's layers and bytes, on shapes whose cells are and
-    /// are not whole words, with one and several rows to slide along.
+    /// are not whole words, with one and several rows to slide along, by
+    /// the planned vertical pass (2×5: two rows, whole words) and by
+    /// chains of steps.
     #[test]
     fn the_two_bit_search_builds_the_in_memory_searchs_bytes() {
         for (rows, cols, goal) in [
@@ -281,6 +400,8 @@ mod tests {
         for (rows, cols, goal) in [
             (3, 4, "1 2 3 4 5 6 7 8 9 10 11 0"),
             (4, 3, "1 2 3 4 5 6 0 7 8 9 10 11"),
+            // Two rows: the planned vertical pass (as 2×7's).
+            (2, 6, "1 2 3 4 5 6 7 8 9 10 11 0"),
         ] {
             same_as_in_memory(rows, cols, goal);
         }
