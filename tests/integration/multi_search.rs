@@ -181,6 +181,30 @@ fn a_search_is_checked_in_the_tables_metric() {
     assert!(report.mismatches.iter().all(|m| m.search.is_none()));
 }
 
+/// The walking distances, made for the multi-tile metric, never exceed
+/// the single-tile distance either: A* and IDA* under them are optimal
+/// in the single-tile metric on seeded 2x3 and 3x3 boards.
+#[test]
+fn the_walking_distance_is_optimal_in_the_single_tile_metric_too() {
+    for (shape, boards) in [(Shape::new(2, 3).unwrap(), 360), (Shape::EIGHT, 100)] {
+        let goal = Board::solved(shape);
+        let table = slidedb::generate(&goal, |_| {}).unwrap();
+        let solver = Solver::new(&goal);
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..boards {
+            let board = random_board(&goal, &mut rng);
+            for algorithm in [Algorithm::AStar, Algorithm::IdaStar] {
+                let found = solver
+                    .solve(&board, algorithm, Heuristic::WalkingDistance)
+                    .unwrap();
+                assert_eq!(found.metric, Metric::Single);
+                assert!(leads_to(&board, found.moves.as_deref().unwrap(), &goal));
+                assert_eq!(found.distance(), table.distance(&board).unwrap(), "{board}");
+            }
+        }
+    }
+}
+
 /// The next permutation of `xs` in lexicographic order, or false after
 /// the last.
 fn next_permutation(xs: &mut [u8]) -> bool {

@@ -437,3 +437,46 @@ fn verify_finds_a_wrong_entry_of_a_multi_tile_table() {
     assert!(!out.contains("checksum"), "{out}");
     assert!(out.contains("the search is not checked"), "{out}");
 }
+
+/// `--heuristic walking-distance` names the multi-tile metric's estimate
+/// anywhere a heuristic is taken; in the single-tile metric it is
+/// admissible too, and `solve --algo idastar` under it is optimal.
+#[test]
+fn the_walking_distance_is_named_on_the_command_line() {
+    let data = tempdir();
+    let (code, out, err) = exe::run(
+        &[
+            "solve",
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "walking-distance",
+            "--json",
+            README_BOARD,
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let record: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(record["distance"], 19, "{out}");
+    let (code, out, err) = exe::run(
+        &[
+            "verify",
+            "--size",
+            "2x3",
+            "--algo",
+            "astar",
+            "--heuristic",
+            "walking-distance",
+            "--all",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("astar: 360 states checked, 0 mismatches"),
+        "{out}"
+    );
+}
