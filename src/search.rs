@@ -243,8 +243,10 @@ fn trace<N: Clone>(nodes: &[(N, u32)], last: u32) -> Vec<N> {
 
 /// A* with a binary heap: an optimal path when `heuristic` never
 /// overestimates. Among equal estimates it prefers the deeper node, which
-/// reaches the goal sooner. States are kept once each, in a hash map; the
-/// open list may hold a state more than once, and [`Limits::max_stored`]
+/// reaches the goal sooner. States are kept once each, in a hash map (a
+/// state reached again by a shorter path is kept as that path reached it,
+/// for a node equal to another may carry more than its state); the open
+/// list may hold a state more than once, and [`Limits::max_stored`]
 /// counts those too.
 ///
 /// ```
@@ -324,8 +326,11 @@ where
             let j = match index.get(&next) {
                 Some(&j) if depth[j as usize] <= g2 => continue,
                 Some(&j) => {
+                    // Kept as reached by the shorter path: a node may
+                    // carry what its path says (the multi-tile searches'
+                    // last axis), which its successors depend on.
                     depth[j as usize] = g2;
-                    nodes[j as usize].1 = i;
+                    nodes[j as usize] = (next.clone(), i);
                     j
                 }
                 None => {

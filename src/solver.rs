@@ -83,6 +83,14 @@ impl FromStr for Algorithm {
 }
 
 /// The estimate of the distance to the goal used by A* and IDA*.
+///
+/// Each is admissible (never more than the distance) in both metrics. In
+/// the multi-tile metric one move slides up to `L − 1` tiles, `L` the
+/// longest side, so a single-tile path is at most `L − 1` times as long
+/// as a multi-tile one: Manhattan and linear conflict, which never exceed
+/// the single-tile distance, are divided by `L − 1` there (rounded up),
+/// and the walking distances, made for that metric, are taken as they
+/// are ([`Heuristic::default_in`] picks them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Heuristic {
     /// The sum over tiles of their row and column distances to their goal
@@ -93,6 +101,56 @@ pub enum Heuristic {
     /// to let others in that line pass (Hansson, Mayer and Yung): fewer
     /// nodes, a little more work per node.
     LinearConflict,
+    /// The rows' and the columns' walking distances in the multi-tile
+    /// metric, added ([`MultiEstimate`]): the estimate for that metric.
+    /// Admissible in the single-tile metric too (a multi-tile path is
+    /// never longer in moves), but weaker there than Manhattan.
+    WalkingDistance,
+}
+
+impl Heuristic {
+    /// Every heuristic, in the order the command line lists them.
+    pub const ALL: [Heuristic; 3] = [
+        Heuristic::Manhattan,
+        Heuristic::LinearConflict,
+        Heuristic::WalkingDistance,
+    ];
+
+    /// The name used on the command line: `manhattan`, `linear-conflict`,
+    /// `walking-distance`.
+    ///
+    /// ```
+    /// assert_eq!(slidedb::Heuristic::WalkingDistance.name(), "walking-distance");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Heuristic::Manhattan => "manhattan",
+            Heuristic::LinearConflict => "linear-conflict",
+            Heuristic::WalkingDistance => "walking-distance",
+        }
+    }
+
+    /// The estimate A* and IDA* use in `metric` when none is named: the
+    /// strongest cheap one there, Manhattan in the single-tile metric and
+    /// the walking distances in the multi-tile one.
+    ///
+    /// ```
+    /// use slidedb::{Heuristic, Metric};
+    /// assert_eq!(Heuristic::default_in(Metric::Single), Heuristic::Manhattan);
+    /// assert_eq!(Heuristic::default_in(Metric::Multi), Heuristic::WalkingDistance);
+    /// ```
+    pub fn default_in(metric: Metric) -> Heuristic {
+        match metric {
+            Metric::Single => Heuristic::Manhattan,
+            Metric::Multi => Heuristic::WalkingDistance,
+        }
+    }
+}
+
+impl fmt::Display for Heuristic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// Solves boards toward one goal by search.
@@ -117,6 +175,8 @@ pub struct Solver {
     goal_col: [u8; MAX_CELLS],
     /// The bytes a search may use for the boards it remembers.
     memory: u64,
+    /// What a move is ([`Solver::with_metric`]).
+    metric: Metric,
 }
 
 /// What one board a search remembers can cost it, at most: the board and
@@ -169,7 +229,43 @@ impl Solver {
             goal_row,
             goal_col,
             memory: u64::MAX,
+            metric: Metric::Single,
         }
+    }
+
+    /// The same solver, its searches counting moves in `metric`: every
+    /// algorithm's moves are that metric's (in the multi-tile metric the
+    /// blank slides any distance along its row or column, and a second
+    /// move along the same axis is never tried: it is one move or none),
+    /// its solutions are in it ([`Solution::metric`]; the moves are still
+    /// the blank's letters, a cell each), and A* and IDA* take each
+    /// [`Heuristic`] in its form admissible there. Single-tile by default.
+    ///
+    /// ```
+    /// use slidedb::{Algorithm, Board, Heuristic, Metric, Shape, Solver};
+    /// let solver = Solver::new(&Board::solved(Shape::EIGHT)).with_metric(Metric::Multi);
+    /// assert_eq!(solver.metric(), Metric::Multi);
+    /// let board: Board = "2 3 4 1 5 x 7 6 8".parse().unwrap();
+    /// for algorithm in [Algorithm::AStar, Algorithm::IdaStar, Algorithm::Bfs, Algorithm::Iddfs] {
+    ///     let found = solver.solve(&board, algorithm, Heuristic::WalkingDistance).unwrap();
+    ///     assert_eq!(found.metric, Metric::Multi);
+    ///     assert_eq!(found.distance(), Some(14), "{algorithm}");
+    ///     assert_eq!(found.slides().unwrap().len(), 14);
+    /// }
+    /// ```
+    pub fn with_metric(mut self, metric: Metric) -> Solver {
+        self.metric = metric;
+        self
+    }
+
+    /// The metric its searches count moves in.
+    ///
+    /// ```
+    /// use slidedb::{Board, Metric, Shape, Solver};
+    /// assert_eq!(Solver::new(&Board::solved(Shape::EIGHT)).metric(), Metric::Single);
+    /// ```
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// The same solver, its searches limited to `bytes` for the boards they
@@ -231,8 +327,11 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         match outcome.path {
             Some(path) => Ok(Solution {
-                moves: Some(path_moves(&path, board.shape())),
-                metric: Metric::Single,
+                moves: Some(match self.metric {
+                    Metric::Single => path_moves(&path, board.shape()),
+                    Metric::Multi => slide_path_moves(&path, board.shape()),
+                }),
+                metric: self.metric,
                 stats: Some(outcome.stats),
             }),
             None if outcome.gave_up => Err(SolveError::SearchLimit {
@@ -317,9 +416,21 @@ impl Solver {
         self.manhattan(board) + 2 * extra as u32
     }
 
-    /// Solves `board` with `algorithm` (`heuristic` is used by A* and
-    /// IDA*). A board that cannot reach the goal is answered at once from
-    /// its parity, with no search.
+    /// Solves `board` with `algorithm` in the solver's
+    /// [metric](Solver::with_metric) (`heuristic` is used by A* and IDA*).
+    /// A board that cannot reach the goal is answered at once from its
+    /// parity, with no search.
+    ///
+    /// ```
+    /// use slidedb::{Algorithm, Board, Heuristic, Metric, Shape, Solver};
+    /// let solver = Solver::new(&Board::solved(Shape::EIGHT));
+    /// let board: Board = "1 2 3 4 5 6 0 7 8".parse().unwrap();
+    /// let found = solver.solve(&board, Algorithm::Bfs, Heuristic::Manhattan).unwrap();
+    /// assert_eq!((found.move_string().as_deref(), found.distance()), (Some("rr"), Some(2)));
+    /// let multi = solver.with_metric(Metric::Multi);
+    /// let found = multi.solve(&board, Algorithm::AStar, Heuristic::Manhattan).unwrap();
+    /// assert_eq!((found.move_string().as_deref(), found.distance()), (Some("rr"), Some(1)));
+    /// ```
     pub fn solve(
         &self,
         board: &Board,
@@ -365,7 +476,11 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         check_shape(self.goal.shape(), board.shape())?;
         if !board.can_reach(&self.goal) {
-            return Ok(Solution::unsolvable());
+            return Ok(self.unsolvable());
+        }
+        if self.metric == Metric::Multi {
+            let estimate = MultiForm::new(self, heuristic);
+            return self.slide_search(board, algorithm, |b| estimate.of(self, b), progress);
         }
         let adjacency = &self.adjacency;
         let goal = self.goal;
@@ -380,21 +495,24 @@ impl Solver {
             Algorithm::AStar | Algorithm::IdaStar => {
                 // Nodes carry their estimate: a move changes the Manhattan
                 // distance of one tile only, so it is updated, not redone.
-                let start = match heuristic {
-                    Heuristic::Manhattan => self.manhattan(board),
-                    Heuristic::LinearConflict => self.linear_conflict(board),
+                let walking = (heuristic == Heuristic::WalkingDistance)
+                    .then(|| MultiEstimate::new(&self.goal));
+                let whole = |b: &Board| match (&walking, heuristic) {
+                    (Some(walking), _) => walking.estimate(b),
+                    (None, Heuristic::LinearConflict) => self.linear_conflict(b),
+                    (None, _) => self.manhattan(b),
                 };
                 self.informed(
                     board,
                     algorithm,
-                    start,
+                    whole(board),
                     |n, target, next| match heuristic {
                         Heuristic::Manhattan => {
                             let tile = n.board.tile(target) as usize;
                             n.h + self.distance[tile][n.board.blank()] as u32
                                 - self.distance[tile][target] as u32
                         }
-                        Heuristic::LinearConflict => self.linear_conflict(next),
+                        _ => whole(next),
                     },
                     watch,
                 )
@@ -425,8 +543,9 @@ impl Solver {
     }
 
     /// Solves `board` with A* or IDA* under any estimate that never
-    /// overestimates, such as an additive pattern database (the other
-    /// algorithms use no estimate and are run as by [`solve`](Solver::solve)).
+    /// overestimates in the solver's metric, such as an additive pattern
+    /// database in the single-tile metric (the other algorithms use no
+    /// estimate and are run as by [`solve`](Solver::solve)).
     ///
     /// ```
     /// use slidedb::{Algorithm, Board, Shape, Solver, pdb};
@@ -449,7 +568,11 @@ impl Solver {
         }
         check_shape(self.goal.shape(), board.shape())?;
         if !board.can_reach(&self.goal) {
-            return Ok(Solution::unsolvable());
+            return Ok(self.unsolvable());
+        }
+        if self.metric == Metric::Multi {
+            let go_on = |_: &Stats| ControlFlow::Continue(());
+            return self.slide_search(board, algorithm, estimate, go_on);
         }
         let outcome = self.informed(
             board,
@@ -645,6 +768,151 @@ fn slide_path_moves(path: &[Board], shape: Shape) -> Vec<Move> {
         moves.extend(std::iter::repeat_n(mv, cells));
     }
     moves
+}
+
+/// A heuristic made ready for the multi-tile metric's searches: a
+/// single-tile estimate divided by the most tiles one move slides, or the
+/// walking distances.
+enum MultiForm {
+    /// Manhattan or linear conflict, divided by `L − 1` rounded up.
+    Divided(Heuristic, u32),
+    /// The walking distances, as they are.
+    Walking(MultiEstimate),
+}
+
+impl MultiForm {
+    /// `heuristic` in its multi-tile form, toward `solver`'s goal.
+    fn new(solver: &Solver, heuristic: Heuristic) -> MultiForm {
+        let shape = solver.goal.shape();
+        match heuristic {
+            Heuristic::WalkingDistance => MultiForm::Walking(MultiEstimate::new(&solver.goal)),
+            h => MultiForm::Divided(h, (shape.rows().max(shape.cols()) - 1).max(1) as u32),
+        }
+    }
+
+    /// The estimate of `board`.
+    #[inline]
+    fn of(&self, solver: &Solver, board: &Board) -> u32 {
+        match self {
+            MultiForm::Walking(estimate) => estimate.estimate(board),
+            MultiForm::Divided(Heuristic::LinearConflict, most) => {
+                solver.linear_conflict(board).div_ceil(*most)
+            }
+            MultiForm::Divided(_, most) => solver.manhattan(board).div_ceil(*most),
+        }
+    }
+}
+
+/// A board in the multi-tile classic searches: its estimate, and the axis
+/// of the move that reached it ([`NO_AXIS`] for the start); equal and
+/// hashed as the board.
+#[derive(Clone, Copy, Debug)]
+struct Axial {
+    board: Board,
+    h: u32,
+    axis: u8,
+}
+
+/// The axis of no move: the start's.
+const NO_AXIS: u8 = 2;
+
+impl PartialEq for Axial {
+    fn eq(&self, other: &Axial) -> bool {
+        self.board == other.board
+    }
+}
+
+impl Eq for Axial {}
+
+impl std::hash::Hash for Axial {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+    }
+}
+
+impl Solver {
+    /// The answer for a board that cannot reach the goal, in the solver's
+    /// metric.
+    fn unsolvable(&self) -> Solution {
+        Solution {
+            metric: self.metric,
+            ..Solution::unsolvable()
+        }
+    }
+
+    /// `algorithm` from `board` (which can reach the goal) in the
+    /// multi-tile metric: successors are the board's slides, but none along
+    /// the axis of the move that reached it (one move with it, or none: no
+    /// shortest path has two in a row, and every board a pruned slide
+    /// reaches is one slide from the board before, which tried it). A* and
+    /// IDA* use `estimate`; `progress` as for
+    /// [`solve_with_progress`](Solver::solve_with_progress).
+    fn slide_search(
+        &self,
+        board: &Board,
+        algorithm: Algorithm,
+        estimate: impl Fn(&Board) -> u32,
+        mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    ) -> Result<Solution, SolveError> {
+        let goal = self.goal;
+        let informed = matches!(algorithm, Algorithm::AStar | Algorithm::IdaStar);
+        let h = |b: &Board| if informed { estimate(b) } else { 0 };
+        let successors = |n: &Axial| {
+            let (last, h) = (n.axis, &h);
+            n.board
+                .slides(Metric::Multi)
+                .filter(move |(slide, _)| axis(slide.mv) != last)
+                .map(move |(slide, board)| Axial {
+                    board,
+                    h: h(&board),
+                    axis: axis(slide.mv),
+                })
+        };
+        let start = Axial {
+            board: *board,
+            h: h(board),
+            axis: NO_AXIS,
+        };
+        let success = |n: &Axial| n.board == goal;
+        // Whether the caller said to stop (and not a limit).
+        let mut stopped = false;
+        let watch = |stats: &Stats| {
+            let said = progress(stats);
+            stopped = said.is_break();
+            said
+        };
+        // A*, BFS and DFS remember boards, up to the solver's memory; IDA*
+        // and IDDFS their path.
+        let stored = Limits::none().max_stored(self.max_stored());
+        let outcome = match algorithm {
+            Algorithm::AStar => {
+                search::astar(start, successors, |n| n.h, success, stored.progress(watch))
+            }
+            Algorithm::Bfs => search::bfs(start, successors, success, stored.progress(watch)),
+            Algorithm::Dfs => search::dfs(start, successors, success, stored.progress(watch)),
+            Algorithm::IdaStar => {
+                let limits = Limits::none().progress(watch);
+                search::idastar(start, successors, |n| n.h, success, MAX_DEPTH, limits)
+            }
+            Algorithm::Iddfs => {
+                let limits = Limits::none().progress(watch);
+                search::iddfs(start, successors, success, MAX_DEPTH, limits)
+            }
+        };
+        if stopped {
+            return Err(SolveError::Stopped {
+                stats: outcome.stats,
+            });
+        }
+        let outcome = search::Outcome {
+            path: outcome
+                .path
+                .map(|p| p.into_iter().map(|n| n.board).collect()),
+            stats: outcome.stats,
+            gave_up: outcome.gave_up,
+        };
+        self.answer(outcome, board)
+    }
 }
 
 /// A board with its heuristic estimate; equal and hashed as the board.

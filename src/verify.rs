@@ -49,14 +49,17 @@ pub enum Fault {
 }
 
 /// Checks a table completely: its body checksum; every entry against its
-/// neighbours' (each neighbour one more or one less mod 3, and a neighbour
-/// one less unless it is the goal), in parallel; and its layer counts and
-/// entries against a fresh breadth-first search.
+/// neighbours' in the table's metric (in the single-tile metric each
+/// neighbour one more or one less mod 3, and a neighbour one less unless
+/// it is the goal), in parallel; and its layer counts and entries against
+/// a fresh breadth-first search in its metric (past 12 cells the two-bit
+/// search, compared as it writes).
 ///
 /// ```
-/// use slidedb::{Board, Shape, generate, verify::check_table};
-/// let table = generate(&Board::solved(Shape::new(2, 3).unwrap()), |_| {}).unwrap();
-/// assert!(check_table(&table).is_ok());
+/// use slidedb::{Board, Metric, Shape, generate, table::generate_in, verify::check_table};
+/// let goal = Board::solved(Shape::new(2, 3).unwrap());
+/// assert!(check_table(&generate(&goal, |_| {}).unwrap()).is_ok());
+/// assert!(check_table(&generate_in(&goal, Metric::Multi, |_| {}).unwrap()).is_ok());
 /// ```
 pub fn check_table<D: AsRef<[u8]> + Sync>(table: &Table<D>) -> Result<(), Fault> {
     check_table_with(table, |_| {})
@@ -120,20 +123,33 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
         residue: fault.residue,
         what: fault.what,
     })?;
+    // Past 12 cells the search runs in 3 bits a board and compares as it
+    // writes, holding no second table.
+    let two_bit = goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS;
+    check_fresh(table, two_bit, &progress)
+}
+
+/// Compares `table` with a fresh search in its metric toward its indexed
+/// goal: the two-bit search, compared as it writes, if `two_bit`; else
+/// the in-memory search's table.
+fn check_fresh<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    two_bit: bool,
+    progress: &(impl Fn(Progress) + Sync),
+) -> Result<(), Fault> {
+    let goal = *table.indexed_goal();
+    let metric = table.metric();
     let max_depth = table.max_distance();
-    if metric == Metric::Single && goal.shape().cells() > crate::table::MAX_IN_MEMORY_CELLS {
-        // Past 12 cells the search runs in 3 bits a board and compares as
-        // it writes, holding no second table.
+    if two_bit {
         let layer = |layer: &crate::table::Layer| {
             progress(Progress::FreshSearch {
                 depth: layer.depth,
                 max_depth,
             })
         };
-        return match search_and_compare(&goal, table.layers(), table.body_bytes(), layer)? {
-            Ok(()) => Ok(()),
-            Err(what) => Err(Fault::Differs { what }),
-        };
+        let compared =
+            search_and_compare(&goal, metric, table.layers(), table.body_bytes(), layer)?;
+        return compared.map_err(|what| Fault::Differs { what });
     }
     let fresh = generate_in(&goal, metric, |layer| {
         progress(Progress::FreshSearch {
@@ -164,11 +180,12 @@ pub fn check_table_with<D: AsRef<[u8]> + Sync>(
 pub struct Mismatch {
     /// The board.
     pub board: Board,
-    /// Its distance by the table (`None` where the table could not answer:
-    /// its body is damaged).
+    /// Its distance by the table, in the table's metric (`None` where the
+    /// table could not answer: its body is damaged).
     pub table: Option<u32>,
-    /// The length of the search's path (`None` if it found none or its
-    /// path does not lead to the goal).
+    /// The length of the search's path in that metric (`None` if it found
+    /// none, its path does not lead to the goal, or it counts another
+    /// metric).
     pub search: Option<u32>,
 }
 
@@ -187,8 +204,9 @@ pub struct SearchReport {
 /// Solves the boards at `indices` (of the table's [index](Table::indexer),
 /// seen toward the table's goal) with `solve` (in parallel) and checks
 /// each path: it must lead to `goal` in exactly the table's distance
-/// toward it. Any solver, toward the table's own goal or another of its
-/// class, such as IDA* over pattern databases: `solve`
+/// toward it, counted in the table's metric (a solution in another metric
+/// is a mismatch). Any solver, toward the table's own goal or another of
+/// its class, such as IDA* over pattern databases: `solve`
 /// answers toward `goal`. A goal of another class is
 /// [`SolveError::OtherClass`].
 ///
@@ -209,6 +227,16 @@ pub struct SearchReport {
 /// })
 /// .unwrap();
 /// assert_eq!((report.checked, report.mismatches.len()), (500, 0));
+///
+/// // In the multi-tile metric: its table, and the searches in it.
+/// use slidedb::{Metric, table::generate_in};
+/// let table = generate_in(&goal, Metric::Multi, |_| {}).unwrap();
+/// let solver = Solver::new(&goal).with_metric(Metric::Multi);
+/// let report = check_search_with(&table, &goal, 0..500, |b| {
+///     solver.solve(b, Algorithm::IdaStar, Heuristic::WalkingDistance)
+/// })
+/// .unwrap();
+/// assert_eq!((report.checked, report.mismatches.len()), (500, 0));
 /// ```
 pub fn check_search_with<D: AsRef<[u8]> + Sync>(
     table: &Table<D>,
@@ -224,6 +252,7 @@ pub fn check_search_with<D: AsRef<[u8]> + Sync>(
     }
     let class = &GoalClass::of(goal);
     let indexer = table.indexer();
+    let metric = table.metric();
     let checked = AtomicU64::new(0);
     let expanded = AtomicU64::new(0);
     let mut mismatches: Vec<(u64, Mismatch)> = indices
@@ -233,17 +262,21 @@ pub fn check_search_with<D: AsRef<[u8]> + Sync>(
             checked.fetch_add(1, Relaxed);
             let mut moves = Vec::new();
             let want = match table.solve_toward_into(class, &board, &mut moves) {
-                Ok(true) => Some(moves.len() as u32),
+                Ok(true) => Some(metric.moves_in(&moves) as u32),
                 // A damaged body: no yardstick for this board.
                 Ok(false) | Err(_) => None,
             };
             // A search that fails (damaged databases) found no path.
             let got = solve(&board).ok().and_then(|found| {
                 expanded.fetch_add(found.stats.map_or(0, |s| s.expanded), Relaxed);
-                found
+                let reaches = found
                     .moves
-                    .filter(|m| board.apply_all(m) == Some(*class.goal()))
-                    .map(|m| m.len() as u32)
+                    .as_ref()
+                    .is_some_and(|m| board.apply_all(m) == Some(*class.goal()));
+                // Counted in its own metric: another one's is no yardstick.
+                (reaches && found.metric == metric)
+                    .then(|| found.distance())
+                    .flatten()
             });
             (want.is_none() || got != want).then_some((
                 i,
@@ -279,5 +312,40 @@ mod tests {
         })
         .unwrap();
         assert_eq!((report.checked, report.mismatches.len()), (360, 0));
+    }
+
+    /// The fresh search past 12 cells (the two-bit search, compared as it
+    /// writes), run here on tables small enough to build: a multi-tile
+    /// table agrees, toward goals whose blank is in a corner and not, its
+    /// progress reaching the deepest layer; the same table with one entry
+    /// changed does not.
+    #[test]
+    fn the_two_bit_fresh_search_checks_a_multi_tile_table() {
+        for goal in [
+            "1 2 3 / 4 5 6 / 7 8 0",
+            "1 2 3 / 4 0 5 / 6 7 8",
+            "1 2 3 4 / 5 6 7 0",
+        ] {
+            let goal = Board::parse(goal, None).unwrap();
+            let table = generate_in(&goal, Metric::Multi, |_| {}).unwrap();
+            let deepest = std::sync::atomic::AtomicU32::new(0);
+            let progress = |p: Progress| {
+                if let Progress::FreshSearch { depth, .. } = p {
+                    deepest.fetch_max(depth, Relaxed);
+                }
+            };
+            assert!(check_fresh(&table, true, &progress).is_ok(), "{goal}");
+            assert_eq!(deepest.into_inner(), table.max_distance(), "{goal}");
+            let mut bytes = table.as_bytes().to_vec();
+            *bytes.last_mut().unwrap() ^= 0b01;
+            let damaged = Table::new(bytes).unwrap();
+            assert!(
+                matches!(
+                    check_fresh(&damaged, true, &|_| {}),
+                    Err(Fault::Differs { what: "entries" })
+                ),
+                "{goal}"
+            );
+        }
     }
 }

@@ -22,6 +22,7 @@ mod iddfs;
 mod layers;
 mod messages;
 mod multi_heuristic;
+mod multi_search;
 mod multi_tile;
 mod pdb;
 mod request;

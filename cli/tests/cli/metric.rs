@@ -145,13 +145,6 @@ fn what_the_multi_tile_metric_does_not_answer_is_refused_saying_so() {
         err.contains("--metric multi"),
         "the fix names the metric: {err}"
     );
-    let (code, _, err) = exe::run(
-        &["compare", "--metric", "multi", "724506831"],
-        None,
-        data.path(),
-    );
-    assert_eq!(code, 2);
-    assert!(err.contains("single-tile moves"), "{err}");
     // The 2x7 build keeps 16.3 GB resident, and has no form in segments.
     let (code, _, err) = run_gen(
         &["--size", "2x7", "--metric", "multi", "--memory", "1G"],
@@ -197,4 +190,293 @@ fn the_resumable_multi_tile_build_is_the_in_memory_one() {
             "{size} toward {goal}: the same bytes"
         );
     }
+}
+
+/// The README's board, whose multi-tile distance `solve` gives.
+const README_BOARD: &str = "2 3 4 1 5 x 7 6 8";
+
+/// `solve --metric multi`'s distance for `board`.
+fn multi_distance(board: &str, data: &std::path::Path) -> u64 {
+    let (code, out, err) = exe::run(&["solve", "--metric", "multi", "--json", board], None, data);
+    assert_eq!(code, 0, "{err}");
+    let record: serde_json::Value = serde_json::from_str(&out).unwrap();
+    record["distance"].as_u64().unwrap()
+}
+
+/// `compare --metric multi` runs every row in the multi-tile metric: the
+/// table is the multi-tile table, each optimal row is as long as `solve
+/// --metric multi` says, in multi-tile moves, and is judged optimal
+/// against it; the JSON rows carry `metric` and `slides` as `solve
+/// --json` does, and each path plays to the goal.
+#[test]
+fn compare_in_the_multi_tile_metric_answers_every_row_in_it() {
+    let data = tempdir();
+    let want = multi_distance(README_BOARD, data.path());
+    assert_eq!(want, 14);
+    let (code, out, err) = exe::run(
+        &[
+            "compare",
+            "--metric",
+            "multi",
+            "--json",
+            "--quiet",
+            README_BOARD,
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let names: Vec<&str> = rows
+        .iter()
+        .map(|r| r["algorithm"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["table", "astar", "idastar", "bfs", "dfs", "iddfs"]);
+    let board = exe::cells(README_BOARD);
+    let goal = exe::cells("1 2 3 4 5 6 7 8 0");
+    for row in &rows {
+        let name = row["algorithm"].as_str().unwrap();
+        assert_eq!(row["metric"], "multi", "{name}: {row}");
+        let moves = row["moves"].as_str().unwrap();
+        assert_eq!(
+            exe::apply(&board, 3, moves),
+            goal,
+            "{name} plays to the goal"
+        );
+        let slides: Vec<&str> = row["slides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(slides.concat(), moves, "{name}: the slides are the path");
+        let length = row["length"].as_u64().unwrap();
+        assert_eq!(length, slides.len() as u64, "{name}: one move a slide");
+        if name == "dfs" {
+            assert!(length >= want, "{name}");
+            assert_eq!(row["optimal"], length == want, "{name}");
+        } else {
+            assert_eq!(length, want, "{name}: {row}");
+            assert_eq!(row["optimal"], true, "{name}");
+        }
+        assert_eq!(row["stopped"], false, "{name}");
+    }
+    // The single-tile rows carry no metric, as `solve --json`'s do not.
+    let (code, out, err) = exe::run(
+        &[
+            "compare",
+            "--json",
+            "--quiet",
+            "--algos",
+            "table,idastar",
+            README_BOARD,
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("metric") && !out.contains("slides"), "{out}");
+    assert!(out.contains(r#""length":19"#), "{out}");
+}
+
+/// The table view in the multi-tile metric says so, counts each row in
+/// multi-tile moves and shows the paths as moves apart; every heuristic
+/// is taken in its admissible multi-tile form, and `pdb` is refused.
+#[test]
+fn compare_in_the_multi_tile_metric_shows_multi_tile_moves_under_every_heuristic() {
+    let data = tempdir();
+    for heuristic in ["manhattan", "linear-conflict", "walking-distance"] {
+        let (code, out, err) = exe::run(
+            &[
+                "compare",
+                "--metric",
+                "mtm",
+                "--algos",
+                "table,astar,idastar",
+                "--heuristic",
+                heuristic,
+                "--quiet",
+                README_BOARD,
+            ],
+            None,
+            data.path(),
+        );
+        assert_eq!(code, 0, "{heuristic}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            "board 2 3 4 1 5 0 7 6 8  goal 1 2 3 4 5 6 7 8 0  multi-tile moves"
+        );
+        for (line, name) in lines[2..5].iter().zip(["table", "astar", "idastar"]) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(&words[..3], [name, "14", "yes"], "{heuristic}: {line}");
+        }
+        // The paths, a move a word: 14 words after the name.
+        for line in &lines[6..9] {
+            assert_eq!(line.split_whitespace().count(), 15, "{heuristic}: {line}");
+        }
+    }
+    let (code, _, err) = exe::run(
+        &[
+            "compare",
+            "--metric",
+            "multi",
+            "--heuristic",
+            "pdb",
+            README_BOARD,
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--heuristic pdb is for solve and verify"),
+        "{err}"
+    );
+}
+
+/// `verify --metric multi --sample N` checks the multi-tile table, then
+/// the search on the sample in multi-tile moves: IDA* and A* with the
+/// metric's estimate by default, and with Manhattan in its multi-tile
+/// form; pattern databases, single-tile only, are refused saying so.
+#[test]
+fn verify_in_the_multi_tile_metric_checks_a_sample_of_searches_in_it() {
+    let data = tempdir();
+    for (algo, heuristic) in [
+        ("idastar", None),
+        ("astar", None),
+        ("idastar", Some("manhattan")),
+    ] {
+        let mut args = vec!["verify", "--metric", "multi", "--size", "3x3"];
+        args.extend(["--sample", "50", "--algo", algo]);
+        if let Some(h) = heuristic {
+            args.extend(["--heuristic", h]);
+        }
+        let (code, out, err) = exe::run(&args, None, data.path());
+        assert_eq!(code, 0, "{algo} {heuristic:?}: {out}{err}");
+        assert!(out.contains("fresh search agree"), "{out}");
+        assert!(
+            out.contains(&format!("{algo}: 50 states checked, 0 mismatches")),
+            "{algo} {heuristic:?}: {out}"
+        );
+    }
+    let (code, _, err) = exe::run(
+        &[
+            "verify",
+            "--metric",
+            "multi",
+            "--size",
+            "3x3",
+            "--heuristic",
+            "pdb",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("not answered in the multi-tile metric") && err.contains("pattern databases"),
+        "{err}"
+    );
+}
+
+/// A multi-tile table with one entry changed and its checksums made
+/// right again passes the checksum, and `verify` finds the entry by the
+/// multi-tile neighbour rule, naming its board; the search is not
+/// checked against it.
+#[test]
+fn verify_finds_a_wrong_entry_of_a_multi_tile_table() {
+    let data = tempdir();
+    let dir = tempdir();
+    let file = dir.path().join("multi.slidedb");
+    let (code, _, err) = run_gen(
+        &[
+            "--size",
+            "3x3",
+            "--metric",
+            "multi",
+            "--out",
+            path_str(&file),
+            "--quiet",
+        ],
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = exe::run(
+        &["verify", "--table", path_str(&file), "--sample", "10"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("astar: 10 states checked, 0 mismatches"),
+        "{out}"
+    );
+    let mut bytes = std::fs::read(&file).unwrap();
+    let body = u64::from_le_bytes(bytes[40..48].try_into().unwrap()) as usize;
+    // Entry 4 × 1000, from r to r + 1 mod 3 (FORMAT.md: body CRC at 56,
+    // header CRC over bytes 0..60 at 60).
+    let at = body + 1000;
+    let r = bytes[at] & 3;
+    bytes[at] = (bytes[at] & !3) | ((r + 1) % 3);
+    let crc = crc32fast::hash(&bytes[body..]);
+    bytes[56..60].copy_from_slice(&crc.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[..60]);
+    bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&file, &bytes).unwrap();
+    let (code, out, err) = exe::run(
+        &["verify", "--table", path_str(&file), "--sample", "10"],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("table: FAULT: the entry of "), "{out}");
+    assert!(!out.contains("checksum"), "{out}");
+    assert!(out.contains("the search is not checked"), "{out}");
+}
+
+/// `--heuristic walking-distance` names the multi-tile metric's estimate
+/// anywhere a heuristic is taken; in the single-tile metric it is
+/// admissible too, and `solve --algo idastar` under it is optimal.
+#[test]
+fn the_walking_distance_is_named_on_the_command_line() {
+    let data = tempdir();
+    let (code, out, err) = exe::run(
+        &[
+            "solve",
+            "--algo",
+            "idastar",
+            "--heuristic",
+            "walking-distance",
+            "--json",
+            README_BOARD,
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let record: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(record["distance"], 19, "{out}");
+    let (code, out, err) = exe::run(
+        &[
+            "verify",
+            "--size",
+            "2x3",
+            "--algo",
+            "astar",
+            "--heuristic",
+            "walking-distance",
+            "--all",
+        ],
+        None,
+        data.path(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("astar: 360 states checked, 0 mismatches"),
+        "{out}"
+    );
 }

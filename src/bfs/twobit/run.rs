@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::board::Board;
+use crate::board::{Board, Metric};
 use crate::rank::{Index, Indexer};
 use crate::symmetry::GoalClass;
 
@@ -22,7 +22,7 @@ pub(crate) fn search_resident(
     mut on_layer: impl FnMut(&Layer),
 ) -> Result<Finished, GenerateError> {
     let indexer = Indexer::new(class.canonical());
-    let search = search_all(&indexer, class.canonical(), &mut on_layer)?;
+    let search = search_all(&indexer, class.canonical(), Metric::Single, &mut on_layer)?;
     let mut body = Vec::with_capacity(search.body_len() as usize);
     search
         .write_body(&mut body)
@@ -32,13 +32,14 @@ pub(crate) fn search_resident(
 }
 
 /// The whole resident two-bit search toward `goal` (the goal `indexer`
-/// was made for), calling `on_layer` after each layer.
+/// was made for) in `metric`, calling `on_layer` after each layer.
 fn search_all<'a>(
     indexer: &'a Indexer,
     goal: &Board,
+    metric: Metric,
     on_layer: &mut impl FnMut(&Layer),
 ) -> Result<TwoBit<'a>, GenerateError> {
-    let mut search = TwoBit::new(indexer, goal)?;
+    let mut search = TwoBit::new_in(indexer, goal, metric)?;
     on_layer(&search.last_layer());
     while search.expand().expect("a resident search does no I/O") {
         on_layer(&search.last_layer());
@@ -46,19 +47,20 @@ fn search_all<'a>(
     Ok(search)
 }
 
-/// Searches again toward `goal` by the two-bit search, calling
-/// `on_layer` after each layer, and compares what it finds with a table's
-/// layer counts and body without building a second table: whether both
-/// agree (`Err(what)` names the first that differs).
+/// Searches again toward `goal` in `metric` by the two-bit search,
+/// calling `on_layer` after each layer, and compares what it finds with a
+/// table's layer counts and body without building a second table: whether
+/// both agree (`Err(what)` names the first that differs).
 pub(crate) fn search_and_compare(
     goal: &Board,
+    metric: Metric,
     layers: &[u64],
     body: &[u8],
     mut on_layer: impl FnMut(&Layer),
 ) -> Result<Result<(), &'static str>, GenerateError> {
     let class = GoalClass::of(goal);
     let indexer = Indexer::new(class.canonical());
-    let search = search_all(&indexer, class.canonical(), &mut on_layer)?;
+    let search = search_all(&indexer, class.canonical(), metric, &mut on_layer)?;
     if search.layers() != layers {
         return Ok(Err("layer counts"));
     }
@@ -153,23 +155,41 @@ mod tests {
         let class = GoalClass::of(&goal);
         let found = crate::bfs::memory::search(&class, |_| {}, |_| ControlFlow::Continue(()));
         let (layers, _, body) = found.unwrap().unwrap();
-        let (layers, body) = (&layers[..], &body[..]);
-        assert_eq!(search_and_compare(&goal, layers, body, |_| {}), Ok(Ok(())));
+        same_and_changed(&goal, Metric::Single, &layers, &body);
+    }
+
+    /// The same in the multi-tile metric, against the in-memory
+    /// multi-tile search's table; and a single-tile table is not what the
+    /// multi-tile search finds.
+    #[test]
+    fn a_fresh_multi_tile_search_finds_a_table_whole_and_a_changed_one_changed() {
+        for goal in ["1 2 3 4 5 6 7 8 0", "1 2 3 4 0 5 6 7 8"] {
+            let goal: Board = goal.parse().unwrap();
+            let class = GoalClass::of(&goal);
+            let found = crate::bfs::multi::search(&class, |_| {}, |_| ControlFlow::Continue(()));
+            let (layers, _, body) = found.unwrap().unwrap();
+            same_and_changed(class.canonical(), Metric::Multi, &layers, &body);
+            let single = crate::bfs::memory::search(&class, |_| {}, |_| ControlFlow::Continue(()));
+            let (layers, _, body) = single.unwrap().unwrap();
+            assert_eq!(
+                search_and_compare(class.canonical(), Metric::Multi, &layers, &body, |_| {}),
+                Ok(Err("layer counts"))
+            );
+        }
+    }
+
+    /// `search_and_compare` in `metric` agrees with `layers` and `body`,
+    /// and finds a changed entry, a shifted body and a changed count.
+    fn same_and_changed(goal: &Board, metric: Metric, layers: &[u64], body: &[u8]) {
+        let compare =
+            |layers: &[u64], body: &[u8]| search_and_compare(goal, metric, layers, body, |_| {});
+        assert_eq!(compare(layers, body), Ok(Ok(())));
         let mut changed = body.to_vec();
         changed[1000] ^= 0b01;
-        assert_eq!(
-            search_and_compare(&goal, layers, &changed, |_| {}),
-            Ok(Err("entries"))
-        );
-        assert_eq!(
-            search_and_compare(&goal, layers, &body[1..], |_| {}),
-            Ok(Err("entries"))
-        );
+        assert_eq!(compare(layers, &changed), Ok(Err("entries")));
+        assert_eq!(compare(layers, &body[1..]), Ok(Err("entries")));
         let mut counts = layers.to_vec();
         counts[3] += 1;
-        assert_eq!(
-            search_and_compare(&goal, &counts, body, |_| {}),
-            Ok(Err("layer counts"))
-        );
+        assert_eq!(compare(&counts, body), Ok(Err("layer counts")));
     }
 }

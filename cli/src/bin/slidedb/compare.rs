@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use serde::Serialize;
 use slidedb::{
-    Board, Engine, ExactBy, Heuristic, Method, Move, Shape, SolveError, Solver, Stats,
+    Board, Engine, ExactBy, Heuristic, Method, Metric, Move, Shape, SolveError, Solver, Stats,
     moves_to_string,
 };
 
@@ -27,9 +27,13 @@ pub struct CompareArgs {
     /// The algorithms to run, split by commas [default: table,astar,idastar,bfs,dfs,iddfs].
     #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
     algos: Vec<Algo>,
-    /// The estimate used by astar and idastar.
-    #[arg(long, value_enum, default_value_t = HeuristicArg::Manhattan)]
-    heuristic: HeuristicArg,
+    /// The estimate used by astar and idastar [default: manhattan; with
+    /// --metric multi, walking-distance]. In the multi-tile metric,
+    /// manhattan and linear-conflict are divided by the longest side less
+    /// one (the most tiles one move slides), so that they never
+    /// overestimate.
+    #[arg(long, value_enum)]
+    heuristic: Option<HeuristicArg>,
     /// One JSON object per line, one line per algorithm.
     #[arg(long)]
     json: bool,
@@ -49,6 +53,8 @@ struct Row {
     /// `None` when no goal was reached (unsolvable) or the search was
     /// stopped ([`stopped`](Row::stopped)).
     moves: Option<Vec<Move>>,
+    /// The metric its moves are counted in.
+    metric: Metric,
     /// Whether the search passed `--max-time` and was stopped.
     stopped: bool,
     stats: Stats,
@@ -70,6 +76,13 @@ struct JsonRow<'a> {
     micros: u128,
     /// The search passed `--max-time` and was stopped (`moves` is null).
     stopped: bool,
+    /// The metric, when it is not the single-tile one: `multi` (as in
+    /// `solve --json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metric: Option<&'static str>,
+    /// In the multi-tile metric, the moves: the path's runs of one letter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slides: Option<Vec<String>>,
 }
 
 const ALL: [Algo; 6] = [
@@ -82,22 +95,26 @@ const ALL: [Algo; 6] = [
 ];
 
 pub fn run(args: &CompareArgs) -> Result<u8> {
-    let Some(heuristic) = args.heuristic.plain() else {
-        anyhow::bail!(
-            "compare runs the searches with manhattan or linear-conflict; --heuristic pdb is for solve and verify"
-        );
-    };
+    let named = args
+        .heuristic
+        .map(|h| {
+            h.plain().context(
+                "compare runs the searches with manhattan, linear-conflict or walking-distance; --heuristic pdb is for solve and verify",
+            )
+        })
+        .transpose()?;
     let data = args.data.open(true)?;
-    anyhow::ensure!(
-        data.db.metric() == slidedb::Metric::Single,
-        "compare runs the classic searches, which count single-tile moves: leave out --metric {}",
-        data.db.metric()
-    );
+    // Every row counts moves in the metric asked for: the searches, the
+    // table, and what is optimal.
+    let metric = data.db.metric();
+    let heuristic = named.unwrap_or_else(|| Heuristic::default_in(metric));
     let board = Board::parse(&args.board, data.size)
         .with_context(|| format!("bad board {:?}", args.board))?;
     let goal = data.goal_for(board.shape())?;
     let exact = yardstick(args, &data, &board, &goal)?;
-    let solver = Solver::new(&goal).with_memory(data.db.search_memory());
+    let solver = Solver::new(&goal)
+        .with_memory(data.db.search_memory())
+        .with_metric(metric);
     let algos = choose_algos(args, board.shape(), exact.is_some(), &solver);
     // What is optimal: the exact engine's length, known before any row
     // runs, so that each row is printed as it finishes.
@@ -115,7 +132,7 @@ pub fn run(args: &CompareArgs) -> Result<u8> {
     };
     let mut out = crate::output();
     if !args.json {
-        print_header(&mut out, &board, &goal)?;
+        print_header(&mut out, &board, &goal, metric)?;
     }
     let mut rows = Vec::new();
     let ticker = Ticker::start(args.quiet);
@@ -284,6 +301,7 @@ impl Race<'_> {
         Ok(Row {
             algo,
             moves,
+            metric: self.solver.metric(),
             stopped,
             stats,
             heap,
@@ -314,17 +332,46 @@ impl Race<'_> {
     /// claims nothing (that it agrees with the yardstick shows in its
     /// moves).
     fn optimal(&self, row: &Row) -> Option<bool> {
-        match (&row.moves, self.exact.is_some()) {
-            (Some(m), true) => Some(Some(m.len() as u32) == self.best),
+        match (row.length(), self.exact.is_some()) {
+            (Some(length), true) => Some(Some(length as u32) == self.best),
             _ => None,
         }
     }
 }
 
-/// The table view's first lines: the board and goal, and the columns'
-/// names.
-fn print_header(out: &mut impl Write, board: &Board, goal: &Board) -> Result<()> {
-    writeln!(out, "board {board}  goal {goal}")?;
+impl Row {
+    /// The number of moves of its path in its metric (in the multi-tile
+    /// metric, a run of one letter is one move).
+    fn length(&self) -> Option<usize> {
+        self.moves.as_deref().map(|m| self.metric.moves_in(m))
+    }
+
+    /// Its path as shown: the blank's letters, or in the multi-tile
+    /// metric its moves apart (`l d r uu`), the first `most` of them.
+    fn shown(&self, most: usize) -> Option<String> {
+        let moves = self.moves.as_deref()?;
+        Some(match self.metric {
+            Metric::Single => moves_to_string(&moves[..moves.len().min(most)]),
+            Metric::Multi => {
+                let slides = self.metric.group(moves);
+                let words: Vec<String> = slides.iter().take(most).map(|s| s.to_string()).collect();
+                words.join(" ")
+            }
+        })
+    }
+}
+
+/// The table view's first lines: the board and goal (and the metric when
+/// it is not the single-tile one), and the columns' names.
+fn print_header(out: &mut impl Write, board: &Board, goal: &Board, metric: Metric) -> Result<()> {
+    match metric {
+        Metric::Single => writeln!(out, "board {board}  goal {goal}")?,
+        _ => writeln!(
+            out,
+            "board {board}  goal {goal}  {} moves",
+            metric.adjective()
+        )?,
+    }
     writeln!(
         out,
         "{:<9} {:>10} {:>8} {:>12} {:>12} {:>10} {:>12} {:>10} {:>10}",
@@ -345,10 +392,11 @@ fn print_header(out: &mut impl Write, board: &Board, goal: &Board) -> Result<()>
 /// One row of `--json`: one object on a line.
 fn print_json_row(out: &mut impl Write, row: &Row, optimal: Option<bool>) -> Result<()> {
     let letters = row.moves.as_deref().map(moves_to_string);
+    let multi = row.metric == Metric::Multi;
     let j = JsonRow {
         algorithm: name(row.algo),
         moves: letters.as_deref(),
-        length: row.moves.as_ref().map(Vec::len),
+        length: row.length(),
         optimal,
         expanded: row.stats.expanded,
         generated: row.stats.generated,
@@ -357,6 +405,11 @@ fn print_json_row(out: &mut impl Write, row: &Row, optimal: Option<bool>) -> Res
         peak_heap_bytes: row.heap,
         micros: row.elapsed.as_micros(),
         stopped: row.stopped,
+        metric: multi.then_some(row.metric.name()),
+        slides: row.moves.as_deref().filter(|_| multi).map(|m| {
+            let slides = row.metric.group(m);
+            slides.iter().map(|s| s.to_string()).collect()
+        }),
     };
     writeln!(out, "{}", serde_json::to_string(&j)?)?;
     Ok(())
@@ -364,9 +417,9 @@ fn print_json_row(out: &mut impl Write, row: &Row, optimal: Option<bool>) -> Res
 
 /// One row of the table view, under [`print_header`]'s columns.
 fn print_row(out: &mut impl Write, row: &Row, optimal: Option<bool>) -> Result<()> {
-    let length = match (&row.moves, row.stopped) {
+    let length = match (row.length(), row.stopped) {
         (_, true) => "stopped".to_string(),
-        (Some(m), false) => m.len().to_string(),
+        (Some(length), false) => length.to_string(),
         (None, false) => "unsolvable".to_string(),
     };
     let opt = match (optimal, &row.moves) {
@@ -407,14 +460,19 @@ fn print_paths(out: &mut impl Write, rows: &[Row], max_time: Duration) -> Result
             )?,
             // A depth-first path can be tens of thousands of moves:
             // its start here, all of it in --json.
-            Some(m) if m.len() > LONGEST_SHOWN => writeln!(
+            Some(_) if row.length() > Some(LONGEST_SHOWN) => writeln!(
                 out,
                 "{:<9} {}… ({} moves; all of them with --json)",
                 name(row.algo),
-                moves_to_string(&m[..LONGEST_SHOWN]),
-                m.len()
+                row.shown(LONGEST_SHOWN).unwrap_or_default(),
+                row.length().unwrap_or_default()
             )?,
-            Some(m) => writeln!(out, "{:<9} {}", name(row.algo), moves_to_string(m))?,
+            Some(_) => writeln!(
+                out,
+                "{:<9} {}",
+                name(row.algo),
+                row.shown(LONGEST_SHOWN).unwrap_or_default()
+            )?,
             None => writeln!(out, "{:<9} unsolvable", name(row.algo))?,
         }
     }

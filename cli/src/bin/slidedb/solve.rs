@@ -54,6 +54,9 @@ pub enum HeuristicArg {
     Manhattan,
     /// Manhattan distance plus linear conflicts.
     LinearConflict,
+    /// The rows' and columns' walking distances in the multi-tile metric
+    /// (its default there; admissible but weak in the single-tile one).
+    WalkingDistance,
     /// Additive pattern databases (see --pdb), and for IDA* their mirror.
     Pdb,
 }
@@ -64,6 +67,7 @@ impl HeuristicArg {
         match self {
             HeuristicArg::Manhattan => "manhattan",
             HeuristicArg::LinearConflict => "linear-conflict",
+            HeuristicArg::WalkingDistance => "walking-distance",
             HeuristicArg::Pdb => "pdb",
         }
     }
@@ -73,6 +77,7 @@ impl HeuristicArg {
         match self {
             HeuristicArg::Manhattan => Some(Heuristic::Manhattan),
             HeuristicArg::LinearConflict => Some(Heuristic::LinearConflict),
+            HeuristicArg::WalkingDistance => Some(Heuristic::WalkingDistance),
             HeuristicArg::Pdb => None,
         }
     }

@@ -11,7 +11,7 @@ use slidedb::PatternDb;
 use slidedb::database::Bytes;
 use slidedb::random::SplitMix64;
 use slidedb::verify::{Progress as VerifyProgress, check_search_with, check_table_with};
-use slidedb::{Algorithm, Board, Solver};
+use slidedb::{Algorithm, Board, Heuristic, Method, Solver};
 use slidedb_cli::progress::{BAR, Progress};
 
 use crate::data::DataArgs;
@@ -43,9 +43,12 @@ pub struct VerifyArgs {
     /// The search to check.
     #[arg(long, value_enum, default_value_t = VerifyAlgo::Astar)]
     algo: VerifyAlgo,
-    /// The estimate it uses.
-    #[arg(long, value_enum, default_value_t = HeuristicArg::Manhattan)]
-    heuristic: HeuristicArg,
+    /// The estimate it uses [default: manhattan; with --metric multi,
+    /// walking-distance]. In the multi-tile metric, manhattan and
+    /// linear-conflict are divided by the longest side less one, so that
+    /// they never overestimate; pdb is single-tile only.
+    #[arg(long, value_enum)]
+    heuristic: Option<HeuristicArg>,
     /// No progress on stderr (a bar on a terminal, else a line per tenth).
     #[arg(long)]
     quiet: bool,
@@ -153,6 +156,21 @@ fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
             1
         });
     }
+    let algorithm = match args.algo {
+        VerifyAlgo::Astar => Algorithm::AStar,
+        VerifyAlgo::Idastar => Algorithm::IdaStar,
+    };
+    // The search counts moves in the table's metric, with an estimate
+    // admissible there: a plain heuristic (by default the metric's), or
+    // the goal class's pattern databases where the metric has them
+    // (refused at once, saying why, where it has none).
+    let metric = data.db.metric();
+    let heuristic = args
+        .heuristic
+        .map_or(Some(Heuristic::default_in(metric)), |h| h.plain());
+    if heuristic.is_none() {
+        data.engine(shape, Method::PatternSearch(algorithm))?;
+    }
     let table = data.table(shape)?;
     let class = *table.toward();
     if !class.is_canonical() {
@@ -188,21 +206,7 @@ fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
             return Ok(1);
         }
     }
-    if data.db.metric() != slidedb::Metric::Single {
-        writeln!(
-            out,
-            "search: not checked: the classic searches count single-tile moves, and this table counts {} moves",
-            data.db.metric().adjective()
-        )?;
-        return Ok(0);
-    }
-    let algorithm = match args.algo {
-        VerifyAlgo::Astar => Algorithm::AStar,
-        VerifyAlgo::Idastar => Algorithm::IdaStar,
-    };
-    // The estimate: a plain heuristic, or the goal class's pattern
-    // databases.
-    let patterns = match args.heuristic.plain() {
+    let patterns = match heuristic {
         Some(_) => None,
         None => {
             let found = data.require_patterns(shape)?;
@@ -215,8 +219,10 @@ fn verify(args: &VerifyArgs, mut out: &mut impl Write) -> Result<u8> {
     // The search runs toward the goal asked for (the table's own, when
     // none is asked for and the table was named).
     let toward = class;
-    let solver = Solver::new(class.goal()).with_memory(data.db.search_memory());
-    let solve = |board: &Board| match (&patterns, args.heuristic.plain()) {
+    let solver = Solver::new(class.goal())
+        .with_memory(data.db.search_memory())
+        .with_metric(metric);
+    let solve = |board: &Board| match (&patterns, heuristic) {
         (Some(db), _) if algorithm == Algorithm::IdaStar => db.solve(board),
         // The databases serve the goal, and the boards are of its shape.
         (Some(db), _) => solver.solve_estimated(board, algorithm, |b| db.estimate(b).unwrap_or(0)),
