@@ -350,7 +350,7 @@ impl Engine {
         match &self.kind {
             EngineKind::Table(table) => table.get().metric(),
             EngineKind::Patterns { db, .. } => db.get().metric(),
-            EngineKind::Search { .. } => Metric::Single,
+            EngineKind::Search { solver, .. } => solver.metric(),
         }
     }
 

@@ -339,7 +339,8 @@ impl Database {
     /// boards of more than [`MAX_MULTI_CELLS`] cells, and every method but
     /// the full table's.
     fn check_metric(&self, shape: Shape, method: Method) -> Result<(), DatabaseError> {
-        if self.metric == Metric::Single {
+        // A classic search named by the caller runs in either metric.
+        if self.metric == Metric::Single || matches!(method, Method::Search(..)) {
             return Ok(());
         }
         if shape.cells() > MAX_MULTI_CELLS {
@@ -353,7 +354,7 @@ impl Database {
             return Err(DatabaseError::Unanswered {
                 metric: self.metric,
                 shape,
-                why: "the classic searches and the pattern databases count single-tile moves; the full table answers",
+                why: "the pattern databases count single-tile moves; the full table or a classic search answers",
             });
         }
         Ok(())
@@ -512,7 +513,11 @@ impl Database {
                 }
             },
             Method::Search(algorithm, heuristic) => EngineKind::Search {
-                solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
+                solver: Arc::new(
+                    Solver::new(goal)
+                        .with_memory(self.inner.search_memory)
+                        .with_metric(self.metric),
+                ),
                 algorithm,
                 heuristic,
             },
