@@ -142,6 +142,18 @@ async function multiTile(context, url, serverUrl, watch) {
   await page.close();
 }
 
+/// Opens `address` on `page` and asks for a hint as soon as the page
+/// shows the moves left: the milliseconds from opening to the hinted tile.
+async function firstHint(page, address, timeout) {
+  const opened = Date.now();
+  await page.goto(address);
+  await page.waitForFunction(() => /^\d+$/.test(document.getElementById("left").textContent)
+    && !document.getElementById("hint").disabled, null, { timeout });
+  await page.locator("#hint").click();
+  await page.locator(".tile.hinted").waitFor({ timeout: 5000 });
+  return Date.now() - opened;
+}
+
 async function main() {
   const site = mkdtempSync(join(tmpdir(), "slidedb-site-"));
   const data = mkdtempSync(join(tmpdir(), "slidedb-site-data-"));
@@ -169,13 +181,7 @@ async function main() {
     watch(page);
 
     // 3x3: the first exact hint, then hints followed to the goal.
-    const opened = Date.now();
-    await page.goto(url);
-    await page.waitForFunction(() => /^\d+$/.test(document.getElementById("left").textContent)
-      && !document.getElementById("hint").disabled, null, { timeout: 20000 });
-    await page.locator("#hint").click();
-    await page.locator(".tile.hinted").waitFor({ timeout: 5000 });
-    const firstHint3 = Date.now() - opened;
+    const firstHint3 = await firstHint(page, url, 20000);
     check((await page.locator("#board .cell").count()) === 9, "the site opens on a 3x3 puzzle");
     const start = Number(await left(page));
     check(start > 0, `the puzzle is ${start} moves from the goal`);
@@ -205,13 +211,8 @@ async function main() {
     await page.close();
     page = await context.newPage();
     watch(page);
-    const opened4 = Date.now();
-    await page.goto(url + "#size=4x4&board=" + "5 1 3 4 2 0 7 8 9 6 10 12 13 14 11 15".replaceAll(" ", "+"));
-    await page.waitForFunction(() => /^\d+$/.test(document.getElementById("left").textContent)
-      && !document.getElementById("hint").disabled, null, { timeout: 60000 });
-    await page.locator("#hint").click();
-    await page.locator(".tile.hinted").waitFor({ timeout: 5000 });
-    const firstHint4 = Date.now() - opened4;
+    const board4 = "5 1 3 4 2 0 7 8 9 6 10 12 13 14 11 15";
+    const firstHint4 = await firstHint(page, url + "#size=4x4&board=" + board4.replaceAll(" ", "+"), 60000);
     check((await page.locator("#board .cell").count()) === 16, "a 4x4 board from a link is shown");
     check((await left(page)) === "8", `its moves left are exact: ${await left(page)} (8)`);
     check(/^Hint: move tile \d+\.$/.test(await message(page)), `a 4x4 hint: ${await message(page)}`);
@@ -221,7 +222,6 @@ async function main() {
     // words, the board and the metric stay as they were.
     const served = await startServer(data);
     servers.push(served.child);
-    const board4 = "5 1 3 4 2 0 7 8 9 6 10 12 13 14 11 15";
     const refusal4 = (await ask(served.url, "probe", { board: board4, metric: "multi" })).error;
     check(/4x4 boards are not answered in the multi-tile metric/.test(refusal4 || ""), `the server refuses 4x4 in multi: ${refusal4}`);
     await page.locator("#metric").selectOption("multi");
