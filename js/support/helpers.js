@@ -1,8 +1,10 @@
 // Shared by the tests: the Rust binaries (built once if missing), a data
 // folder of this test file's own under the system's temporary folder,
-// tables and pattern databases built there once per run, and the command
-// line run once over a whole batch of boards.
+// tables and pattern databases built there once per run, the command
+// line run once over a whole batch of boards, and the checks of the JS
+// answers against its lines (boards, moves played, records compared).
 
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -198,3 +200,51 @@ export function korf100() {
 
 /** Korf's goal for the 15-puzzle, blank first. */
 export const KORF_GOAL = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+
+/** The `n` cells' board with the tiles 1 .. n−1 in order and the blank at `blankAt` (text). */
+export function seq(n, blankAt) {
+  const cells = Array.from({ length: n - 1 }, (_, i) => i + 1);
+  cells.splice(blankAt, 0, 0);
+  return cells.join(" ");
+}
+
+/**
+ * Plays the blank's letters on a board (as `parseBoard` reads it): its
+ * cells after, as text, or null at an illegal move. In the multi-tile
+ * metric a slide is its letters, one a cell.
+ */
+export function walk(board, moves) {
+  const cells = Array.from(board.cells);
+  let b = board.blank;
+  const cols = board.cols;
+  for (const m of moves) {
+    let t = -1;
+    if (m === "u" && b >= cols) t = b - cols;
+    else if (m === "d" && b + cols < cells.length) t = b + cols;
+    else if (m === "l" && b % cols !== 0) t = b - 1;
+    else if (m === "r" && b % cols !== cols - 1) t = b + 1;
+    if (t < 0) return null;
+    cells[b] = cells[t];
+    cells[t] = 0;
+    b = t;
+  }
+  return cells.join(" ");
+}
+
+/**
+ * Asserts that the JS records `js` are, one by one, the JSON lines the
+ * command line printed for `boards`, to the letter; a mismatch names how
+ * many differ and shows the first whole.
+ */
+export function compare(what, boards, js, lines) {
+  assert.equal(lines.length, boards.length, `${what}: the CLI answered ${lines.length} of ${boards.length} boards`);
+  const bad = [];
+  for (let i = 0; i < boards.length; i++) {
+    if (JSON.stringify(js[i]) !== lines[i]) bad.push(i);
+  }
+  if (bad.length) {
+    const i = bad[0];
+    assert.deepEqual(js[i], JSON.parse(lines[i]), `${what}: ${bad.length} boards differ, the first ${boards[i]}`);
+    assert.fail(`${what}: ${bad.length} boards differ in their JSON text, the first ${boards[i]}:\n${JSON.stringify(js[i])}\n${lines[i]}`);
+  }
+}

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 
 import { SplitMix64, goalClass, openTable, parseBoard } from "../src/index.js";
-import { allBoards, buildTable, dataDir, randomBoards, readBytes, runCli } from "../support/helpers.js";
+import { allBoards, buildTable, compare, dataDir, randomBoards, readBytes, runCli, seq, walk } from "../support/helpers.js";
 
 const DIR = dataDir();
 
@@ -17,12 +17,6 @@ const DIR = dataDir();
 const RANDOM = Number(process.env.SLIDEDB_JS_BOARDS ?? 100_000);
 /** How many of them are counted on 3x4, where a count walks a 60 MB table (SLIDEDB_JS_COUNTS overrides). */
 const COUNTS_3X4 = Number(process.env.SLIDEDB_JS_COUNTS ?? 100_000);
-
-const seq = (n, blankAt) => {
-  const cells = Array.from({ length: n - 1 }, (_, i) => i + 1);
-  cells.splice(blankAt, 0, 0);
-  return cells.join(" ");
-};
 
 const CASES = [
   // corner, corner blank first (through a symmetry), middle, middle with scrambled names
@@ -49,40 +43,6 @@ function tableFor(size, goal, tables) {
   const t = { cls, file, table: openTable(readBytes(file)) };
   tables.push(t);
   return t;
-}
-
-/** Applies the letters to a board's cells; null at an illegal move. */
-function walk(board, moves) {
-  const cells = Array.from(board.cells);
-  let b = board.blank;
-  const cols = board.cols;
-  for (const m of moves) {
-    let t;
-    if (m === "u") t = b >= cols ? b - cols : -1;
-    else if (m === "d") t = b + cols < cells.length ? b + cols : -1;
-    else if (m === "l") t = b % cols !== 0 ? b - 1 : -1;
-    else if (m === "r") t = b % cols !== cols - 1 ? b + 1 : -1;
-    else t = -1;
-    if (t < 0) return null;
-    cells[b] = cells[t];
-    cells[t] = 0;
-    b = t;
-  }
-  return cells.join(" ");
-}
-
-/** Compares JS records with the CLI's lines, one by one; a mismatch shows the first few whole. */
-function compare(what, boards, js, lines) {
-  assert.equal(lines.length, boards.length, `${what}: the CLI answered ${lines.length} of ${boards.length} boards`);
-  const bad = [];
-  for (let i = 0; i < boards.length; i++) {
-    if (JSON.stringify(js[i]) !== lines[i]) bad.push(i);
-  }
-  if (bad.length) {
-    const i = bad[0];
-    assert.deepEqual(js[i], JSON.parse(lines[i]), `${what}: ${bad.length} boards differ, the first ${boards[i]}`);
-    assert.fail(`${what}: ${bad.length} boards differ in their JSON text, the first ${boards[i]}:\n${JSON.stringify(js[i])}\n${lines[i]}`);
-  }
 }
 
 for (const c of CASES) {

@@ -10,50 +10,15 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { SplitMix64, openTable, parseBoard } from "../src/index.js";
-import { allBoards, buildTable, dataDir, randomBoards, readBytes, runCli } from "../support/helpers.js";
+import { allBoards, buildTable, compare, dataDir, randomBoards, readBytes, runCli, seq, walk } from "../support/helpers.js";
 
 const DIR = dataDir();
-
-const seq = (n, blankAt) => {
-  const cells = Array.from({ length: n - 1 }, (_, i) => i + 1);
-  cells.splice(blankAt, 0, 0);
-  return cells.join(" ");
-};
 
 const CASES = [
   { size: "2x3", boards: () => allBoards(6), goals: [seq(6, 5), seq(6, 0), seq(6, 1), "5 3 1 4 0 2"] },
   { size: "3x2", boards: () => allBoards(6), goals: [seq(6, 5), seq(6, 2)] },
   { size: "3x3", boards: () => randomBoards(9, 5000, 37), goals: [seq(9, 8), seq(9, 4), seq(9, 1), seq(9, 0)] },
 ];
-
-/** Plays the blank's letters on a board: its cells after, or null at an illegal move. */
-function walk(board, moves) {
-  const cells = Array.from(board.cells);
-  let b = board.blank;
-  const cols = board.cols;
-  for (const m of moves) {
-    let t = -1;
-    if (m === "u" && b >= cols) t = b - cols;
-    else if (m === "d" && b + cols < cells.length) t = b + cols;
-    else if (m === "l" && b % cols !== 0) t = b - 1;
-    else if (m === "r" && b % cols !== cols - 1) t = b + 1;
-    if (t < 0) return null;
-    cells[b] = cells[t];
-    cells[t] = 0;
-    b = t;
-  }
-  return cells.join(" ");
-}
-
-function compare(what, boards, js, lines) {
-  assert.equal(lines.length, boards.length, `${what}: the CLI answered ${lines.length} of ${boards.length} boards`);
-  for (let i = 0; i < boards.length; i++) {
-    if (JSON.stringify(js[i]) !== lines[i]) {
-      assert.deepEqual(js[i], JSON.parse(lines[i]), `${what}: ${boards[i]}`);
-      assert.fail(`${what}: ${boards[i]} differs in its JSON text:\n${JSON.stringify(js[i])}\n${lines[i]}`);
-    }
-  }
-}
 
 describe("a multi-tile table says its metric", () => {
   test("metric is multi, and a single-tile table's single", () => {

@@ -12,21 +12,11 @@ import pytest
 
 import slidedb
 
-from test_numbers_and_shards import program
-
 SEED = "2 3 4 1 5 x 7 6 8"
 # A few 3x3 boards (the seed case, the hardest single-tile board, one
 # slide from solved, solved, and an unsolvable one) and 2x3 boards.
 BOARDS_3X3 = [SEED, "8 6 7 2 5 4 3 0 1", "1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 8 0", "1 2 3 4 5 6 8 7 0"]
 BOARDS_2X3 = ["1 4 5 2 3 0", "2 4 1 5 0 3", "0 2 5 1 3 4", "5 2 3 0 1 4", "1 2 3 5 4 0"]
-
-
-@pytest.fixture(scope="module")
-def slidedb_cli():
-    found = program("slidedb", "SLIDEDB")
-    if found is None:
-        pytest.skip("no slidedb program to compare with: cargo build --release, or set SLIDEDB")
-    return found
 
 
 def cli_json(cli, data, *args):

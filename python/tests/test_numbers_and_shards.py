@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -203,32 +202,6 @@ def test_sizes_out_of_range():
 # --- saving a sharded table -------------------------------------------------------
 
 
-def program(name, variable):
-    """One of the command line's programs: ${variable}, else the repository's
-    build (`cargo build --release`, or the `ci` profile CI builds first),
-    else one on the PATH; None if there is none."""
-    root = Path(__file__).resolve().parents[2]
-    target = Path(os.environ.get("CARGO_TARGET_DIR", "target"))
-    if not target.is_absolute():
-        target = root / target
-    candidates = [os.environ.get(variable)]
-    candidates += [target / profile / name for profile in ("release", "ci", "debug")]
-    candidates.append(shutil.which(name))
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return None
-
-
-@pytest.fixture(scope="module")
-def slidedb_gen():
-    """The command line's generator, to make a sharded table with."""
-    found = program("slidedb-gen", "SLIDEDB_GEN")
-    if found is None:
-        pytest.skip("no slidedb-gen to build a sharded table with: cargo build --release, or set SLIDEDB_GEN")
-    return found
-
-
 def gen(slidedb_gen, *args):
     subprocess.run([slidedb_gen, *map(str, args), "--quiet"], check=True, timeout=300)
 
@@ -324,14 +297,6 @@ REFUSED = [
 @pytest.mark.parametrize("kwargs, args, boards", SEEDED, ids=[args for _, args, _ in SEEDED])
 def test_seeded_random_draws_the_command_lines_boards(kwargs, args, boards):
     assert slidedb.Database.in_memory().random(**kwargs) == boards
-
-
-@pytest.fixture(scope="module")
-def slidedb_cli():
-    found = program("slidedb", "SLIDEDB")
-    if found is None:
-        pytest.skip("no slidedb program to compare with: cargo build --release, or set SLIDEDB")
-    return found
 
 
 def test_seeded_random_is_the_programs(slidedb_cli, tmp_path):

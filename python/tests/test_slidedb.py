@@ -471,8 +471,9 @@ def test_batch_bad_input(table8):
 # --- the GIL ------------------------------------------------------------------
 
 
-def test_generation_releases_the_gil():
-    """Another Python thread runs while a table is generated."""
+def ticks_during(work):
+    """Runs `work()` while another Python thread counts as fast as it can:
+    (what work returned, how many counts fell while it ran, its seconds)."""
     ticks = []
     stop = threading.Event()
 
@@ -485,39 +486,28 @@ def test_generation_releases_the_gil():
     try:
         time.sleep(0.05)
         start = time.perf_counter()
-        table = slidedb.generate("2x5", threads=1)  # 1.8 million boards
+        result = work()
         end = time.perf_counter()
     finally:
         stop.set()
         counter.join()
+    return result, sum(1 for t in ticks if start < t < end), end - start
+
+
+def test_generation_releases_the_gil():
+    """Another Python thread runs while a table is generated."""
+    table, during, seconds = ticks_during(lambda: slidedb.generate("2x5", threads=1))  # 1.8 million boards
     assert table.states == 1_814_400
-    during = sum(1 for t in ticks if start < t < end)
     # Held, the GIL would let the counter run at most once or twice in
     # between; released, it runs freely.
-    assert end - start > 0.02
-    assert during > 1000, (during, end - start)
+    assert seconds > 0.02
+    assert during > 1000, (during, seconds)
 
 
 def test_batches_release_the_gil(table8):
     boards = solvable_boards(300_000, seed=5)
-    ticks = []
-    stop = threading.Event()
-
-    def count():
-        while not stop.is_set():
-            ticks.append(time.perf_counter())
-
-    counter = threading.Thread(target=count)
-    counter.start()
-    try:
-        time.sleep(0.05)
-        start = time.perf_counter()
-        table8.solve_many(boards)
-        end = time.perf_counter()
-    finally:
-        stop.set()
-        counter.join()
-    assert sum(1 for t in ticks if start < t < end) > 100
+    _, during, _ = ticks_during(lambda: table8.solve_many(boards))
+    assert during > 100
 
 
 def test_help_reads_well():

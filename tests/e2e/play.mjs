@@ -10,103 +10,16 @@
 //   node tests/e2e/play.mjs   (SLIDEDB, SLIDEDB_GEN: the binaries;
 //                              CHROMIUM: the browser, /usr/bin/chromium)
 
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const slidedb = process.env.SLIDEDB || join(root, "target/release/slidedb");
-const slidedbGen = process.env.SLIDEDB_GEN || join(root, "target/release/slidedb-gen");
-const browserPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const shots = join(root, "target/e2e");
-mkdirSync(shots, { recursive: true });
-
-let failures = 0;
-function check(condition, what) {
-  if (condition) {
-    console.log(`ok   ${what}`);
-  } else {
-    failures += 1;
-    console.log(`FAIL ${what}`);
-  }
-}
-
-/// Starts the server on a free loopback port; resolves to its base URL.
-function startServer(data, extra = []) {
-  return new Promise((resolveUrl, reject) => {
-    const child = spawn(slidedb, ["serve", "--listen", "127.0.0.1:0", "--data", data, ...extra], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    const timer = setTimeout(() => reject(new Error("the server did not start in 30 s")), 30000);
-    let seen = "";
-    child.stderr.on("data", (chunk) => {
-      seen += chunk;
-      const m = seen.match(/serving on (http:\/\/[^/\s]+\/)/);
-      if (m) {
-        clearTimeout(timer);
-        resolveUrl({ child, url: m[1] });
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`the server exited (${code}): ${seen}`)));
-  });
-}
-
-const movesLeft = (page) => page.locator("#left").textContent();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/// Waits until the page shows a board of `cells` cells with a distance,
-/// and neither has changed for a second (no answer still on its way).
-async function settle(page, cells) {
-  const look = () =>
-    page.evaluate(() => [
-      document.querySelectorAll("#board .cell").length,
-      document.getElementById("left").textContent,
-      [...document.querySelectorAll("#board .tile")].map((t) => t.textContent).join(","),
-    ].join("|"));
-  const deadline = Date.now() + 20000;
-  let last = "";
-  let since = Date.now();
-  while (Date.now() < deadline) {
-    const now = await look();
-    const [n, left] = now.split("|");
-    if (now !== last) {
-      last = now;
-      since = Date.now();
-    } else if (Number(n) === cells && /^\d+$/.test(left) && Date.now() - since >= 1000) {
-      return;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`the page did not settle on a board of ${cells} cells: ${last}`);
-}
-
-async function waitForLeft(page, expected, what) {
-  try {
-    await page.waitForFunction(
-      (e) => document.getElementById("left").textContent === String(e),
-      expected,
-      { timeout: 15000 },
-    );
-    check(true, what);
-  } catch {
-    check(false, `${what} (moves left shows ${await movesLeft(page)}, not ${expected})`);
-  }
-}
-
-/// A fresh page at `address` (a link, hash and all), its script errors
-/// kept in `page.errors`.
-async function open(browser, address) {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  page.errors = [];
-  page.on("pageerror", (e) => page.errors.push(e.message));
-  await page.goto(address);
-  return page;
-}
-
-const message = (page) => page.locator("#message").textContent();
+import {
+  browserPath, check, failed, message, movesLeft, open, playByHints, settle, shots, sleep, slidedbGen, startServer,
+  waitForLeft,
+} from "./helpers.mjs";
 
 /// The edges of issue 23, each on a page of its own.
 async function edges(browser, url, data, servers) {
@@ -214,25 +127,7 @@ async function multiTile(browser, url) {
   check(asked.metric === "multi" && asked.distance === left,
     `the page shows the multi-tile moves left (${left}), as the server's probe?metric=multi says (${asked.distance})`);
   check((await page.evaluate(() => location.hash)).includes("metric=multi"), "the page's link carries metric=multi");
-  let played = 0, slides = 0;
-  for (let expected = left; expected > 0 && played <= left; expected--) {
-    await page.locator("#hint").click();
-    const said = await message(page);
-    if (said.includes("tiles, one move")) slides += 1;
-    await page.locator(".tile.hinted").click();
-    played += 1;
-    try {
-      await page.waitForFunction((e) => document.getElementById("left").textContent === String(e), expected - 1, { timeout: 15000 });
-    } catch {
-      check(false, `a hinted multi-tile move leaves ${expected - 1} (shows ${await movesLeft(page)})`);
-      break;
-    }
-  }
-  await page.waitForFunction(() => document.getElementById("message").textContent === "Solved!", null, { timeout: 15000 })
-    .catch(() => {});
-  check((await message(page)) === "Solved!", `multi-tile hints lead to "Solved!" (${await message(page)})`);
-  check(played === left && (await page.locator("#made").textContent()) === String(left),
-    `solved in exactly the ${left} multi-tile moves the page said were left (played ${played})`);
+  const { played, slides } = await playByHints(page, left, "multi-tile");
   check(slides > 0, `some hint was a slide of several tiles (${slides} of ${played})`);
   await page.screenshot({ path: join(shots, "4-multi-tile-solved.png") });
   check(page.errors.length === 0, `no script errors in the multi-tile metric${page.errors.length ? ": " + page.errors.join("; ") : ""}`);
@@ -437,8 +332,8 @@ async function main() {
     for (const s of servers) s.kill("SIGTERM");
     rmSync(data, { recursive: true, force: true });
   }
-  console.log(`${failures === 0 ? "all passed" : failures + " failed"}; screenshots in ${shots}`);
-  process.exit(failures === 0 ? 0 : 1);
+  console.log(`${failed() === 0 ? "all passed" : failed() + " failed"}; screenshots in ${shots}`);
+  process.exit(failed() === 0 ? 0 : 1);
 }
 
 main().catch((e) => {

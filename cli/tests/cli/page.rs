@@ -5,7 +5,7 @@ use crate::exe;
 
 use serde_json::Value;
 use slidedb::pdb::PatternDb;
-use slidedb::{Board, BuiltFor, Shape, Table};
+use slidedb::{Board, BuiltFor, Metric, Shape, Table};
 
 #[test]
 fn page_writes_a_site_that_needs_no_server() {
@@ -42,36 +42,57 @@ fn page_writes_a_site_that_needs_no_server() {
         backend.contains("./slidedb/index.js") && backend.contains("new Worker"),
         "the backend is the package's, in the page"
     );
-    // Every size the site lists has its files, and they answer toward the
-    // size's default goal.
+    // Every size the site lists, in each metric, has its files, of that
+    // metric, and they answer toward the size's default goal; 4x4 is
+    // refused in the multi-tile metric in the library's words.
     let listed: Value =
         serde_json::from_slice(&std::fs::read(site.join("data/site.json")).unwrap()).unwrap();
-    let sizes: Vec<&str> = listed["sizes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["size"].as_str().unwrap())
-        .collect();
-    assert_eq!(sizes, ["3x3", "2x3", "3x2", "2x4", "4x2", "4x4"]);
-    for entry in listed["sizes"].as_array().unwrap() {
-        let shape: Shape = entry["size"].as_str().unwrap().parse().unwrap();
-        let goal = Board::parse(entry["goal"].as_str().unwrap(), Some(shape)).unwrap();
-        if entry["exact"] == "table" {
-            let bytes = std::fs::read(site.join(entry["file"].as_str().unwrap())).unwrap();
-            let table = Table::new(bytes).unwrap();
-            table.verify().unwrap();
-            assert!(table.serves(&goal), "{entry}");
-        } else {
-            assert_eq!(entry["exact"], "patterns");
-            let files = entry["files"].as_array().unwrap();
-            assert_eq!(files.len(), 1);
-            let bytes = std::fs::read(site.join(files[0].as_str().unwrap())).unwrap();
-            let db = PatternDb::new(bytes).unwrap();
-            db.verify().unwrap();
-            assert!(db.serves(&goal));
-            assert_eq!(db.partition().sizes(), "5-5-5");
+    for (metric, expected) in [
+        (
+            Metric::Single,
+            &["3x3", "2x3", "3x2", "2x4", "4x2", "4x4"][..],
+        ),
+        (Metric::Multi, &["3x3", "2x3", "3x2", "2x4", "4x2"][..]),
+    ] {
+        let entries = listed["metrics"][metric.name()]["sizes"]
+            .as_array()
+            .unwrap();
+        let sizes: Vec<&str> = entries
+            .iter()
+            .map(|s| s["size"].as_str().unwrap())
+            .collect();
+        assert_eq!(sizes, expected, "{metric:?}");
+        for entry in entries {
+            let shape: Shape = entry["size"].as_str().unwrap().parse().unwrap();
+            let goal = Board::parse(entry["goal"].as_str().unwrap(), Some(shape)).unwrap();
+            if entry["exact"] == "table" {
+                let bytes = std::fs::read(site.join(entry["file"].as_str().unwrap())).unwrap();
+                let table = Table::new(bytes).unwrap();
+                table.verify().unwrap();
+                assert!(table.serves(&goal), "{entry}");
+                assert_eq!(table.metric(), metric, "{entry}");
+            } else {
+                assert_eq!(entry["exact"], "patterns");
+                assert_eq!(metric, Metric::Single);
+                let files = entry["files"].as_array().unwrap();
+                assert_eq!(files.len(), 1);
+                let bytes = std::fs::read(site.join(files[0].as_str().unwrap())).unwrap();
+                let db = PatternDb::new(bytes).unwrap();
+                db.verify().unwrap();
+                assert!(db.serves(&goal));
+                assert_eq!(db.partition().sizes(), "5-5-5");
+            }
         }
     }
+    let refused = &listed["metrics"]["multi"]["refused"]["4x4"];
+    assert!(
+        refused
+            .as_str()
+            .unwrap()
+            .starts_with("4x4 boards are not answered in the multi-tile metric"),
+        "{refused}"
+    );
+    assert!(listed["metrics"]["single"].get("refused").is_none());
     // The databases built for the page are kept in the data folder: a
     // second site takes them from there.
     let again = out.path().join("again");

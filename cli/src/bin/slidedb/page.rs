@@ -2,7 +2,9 @@
 //! its script and style, used by `slidedb serve` too), and `slidedb page
 //! --out DIR`, which writes it as a static site that answers everything in
 //! the browser through the JavaScript package (`js/`), from the tables and
-//! pattern databases it ships beside the page.
+//! pattern databases it ships beside the page: in the single-tile metric
+//! and in the multi-tile one (its own tables), listed per metric in
+//! `data/site.json`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,8 +13,8 @@ use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use slidedb::database::AnsweredBy;
 use slidedb::records::SizeRecord;
-use slidedb::{BuiltFor, default_file_name, output, pattern_file_name};
-use slidedb::{Database, Shape, write_atomic};
+use slidedb::{BuiltFor, output, pattern_file_name, table_file_name};
+use slidedb::{Database, Metric, Shape, write_atomic};
 
 /// The page; `{{about}}` says where its answers come from.
 pub const INDEX: &str = include_str!("page/index.html");
@@ -67,57 +69,20 @@ pub fn run(args: &PageArgs) -> Result<u8> {
     // Before any work: the folder is there, or can be made.
     check_out(out)?;
     let db = builder.open().context("cannot open the data folder")?;
-    // Every file of the site, by its path under `out`, and the sizes it
-    // answers: the library's records, with the files that answer each.
+    // Every file of the site, by its path under `out`, and per metric the
+    // sizes it answers (the library's records, with the files that answer
+    // each) and the sizes it refuses, in the library's words.
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut shipped: Vec<(Shape, &str, String)> = Vec::new();
-    for (rows, cols) in TABLE_SIZES {
-        let shape = Shape::new(rows, cols).expect("a shape");
-        let goal = db.default_goal(shape);
-        let table = db
-            .table(&goal)
-            .with_context(|| format!("no table for {shape}"))?;
-        let file = format!("data/{}", default_file_name(table.get().indexed_goal()));
-        files.push((file.clone(), table.get().as_bytes().to_vec()));
-        for shape in [shape, Shape::new(cols, rows).expect("a shape")] {
-            shipped.push((shape, "file", file.clone()));
+    let mut metrics = serde_json::Map::new();
+    for metric in [Metric::Single, Metric::Multi] {
+        let (sizes, refused) = ship(&db.with_metric(metric), &mut files)?;
+        let mut entry = serde_json::json!({ "sizes": sizes });
+        if !refused.is_empty() {
+            entry["refused"] = serde_json::Value::Object(refused);
         }
+        metrics.insert(metric.name().to_string(), entry);
     }
-    let shape = Shape::new(PATTERN_SIZE.0, PATTERN_SIZE.1).expect("a shape");
-    let goal = db.default_goal(shape);
-    say!("slidedb: the 4x4 pattern databases ({PATTERN_PARTITION}) for the page…");
-    let patterns = db
-        .patterns_of_sizes(&goal, PATTERN_PARTITION)
-        .context("cannot have the 4x4 pattern databases")?;
-    let file = format!(
-        "data/{}",
-        pattern_file_name(patterns.get().indexed_goal(), PATTERN_PARTITION)
-    );
-    files.push((file.clone(), patterns.get().as_bytes().to_vec()));
-    shipped.push((shape, "files", file));
-    // The records every front gives for a size, with the files that
-    // answer it: the site answers from what it ships, not from the folder.
-    let mut sizes = Vec::new();
-    for (shape, key, file) in &shipped {
-        let by = match *key {
-            "file" => AnsweredBy::Table,
-            _ => AnsweredBy::Patterns,
-        };
-        let record = SizeRecord {
-            size: shape.to_string(),
-            exact: by.name(),
-            goal: db.default_goal(*shape).to_string(),
-        };
-        let mut entry = serde_json::to_value(record)?;
-        entry[*key] = match *key {
-            "files" => serde_json::json!([file]),
-            _ => serde_json::json!(file),
-        };
-        if !sizes.contains(&entry) {
-            sizes.push(entry);
-        }
-    }
-    let site = serde_json::to_string_pretty(&serde_json::json!({ "sizes": sizes }))? + "\n";
+    let site = serde_json::to_string_pretty(&serde_json::json!({ "metrics": metrics }))? + "\n";
     let index = INDEX.replace(
         "{{about}}",
         "Every answer on this page is worked out in your browser by the slidedb \
@@ -146,6 +111,82 @@ pub fn run(args: &PageArgs) -> Result<u8> {
         out.display()
     );
     Ok(0)
+}
+
+/// The sizes the site answers in `db`'s metric, as the records every
+/// front gives (`{size, exact, goal}`) with the files that answer each
+/// (`file` for a full table, `files` for pattern databases), whose bytes
+/// go into `files`; and the sizes it refuses in that metric, each with the
+/// library's reason (the server's words: in the multi-tile metric, 4x4).
+fn ship(
+    db: &Database,
+    files: &mut Vec<(String, Vec<u8>)>,
+) -> Result<(
+    Vec<serde_json::Value>,
+    serde_json::Map<String, serde_json::Value>,
+)> {
+    let metric = db.metric();
+    let mut shipped: Vec<(Shape, AnsweredBy, String)> = Vec::new();
+    for (rows, cols) in TABLE_SIZES {
+        let shape = Shape::new(rows, cols).expect("a shape");
+        let goal = db.default_goal(shape);
+        let table = db
+            .table(&goal)
+            .with_context(|| format!("no {} table for {shape}", metric.adjective()))?;
+        let file = format!(
+            "data/{}",
+            table_file_name(table.get().indexed_goal(), metric)
+        );
+        files.push((file.clone(), table.get().as_bytes().to_vec()));
+        // One file serves the size and its transpose.
+        for shape in [shape, Shape::new(cols, rows).expect("a shape")] {
+            if table.get().serves(&db.default_goal(shape)) {
+                shipped.push((shape, AnsweredBy::Table, file.clone()));
+            }
+        }
+    }
+    let mut refused = serde_json::Map::new();
+    let shape = Shape::new(PATTERN_SIZE.0, PATTERN_SIZE.1).expect("a shape");
+    let goal = db.default_goal(shape);
+    match metric {
+        Metric::Single => {
+            say!("slidedb: the 4x4 pattern databases ({PATTERN_PARTITION}) for the page…");
+            let patterns = db
+                .patterns_of_sizes(&goal, PATTERN_PARTITION)
+                .context("cannot have the 4x4 pattern databases")?;
+            let file = format!(
+                "data/{}",
+                pattern_file_name(patterns.get().indexed_goal(), PATTERN_PARTITION)
+            );
+            files.push((file.clone(), patterns.get().as_bytes().to_vec()));
+            shipped.push((shape, AnsweredBy::Patterns, file));
+        }
+        // The library refuses 4x4 in the multi-tile metric before any
+        // work; the page refuses it in the same words. (Should it answer
+        // one day, the page does not ship it until it has the files.)
+        Metric::Multi => {
+            if let Err(e) = db.exact(&goal) {
+                refused.insert(shape.to_string(), e.to_string().into());
+            }
+        }
+    }
+    let mut sizes = Vec::new();
+    for (shape, by, file) in shipped {
+        let record = SizeRecord {
+            size: shape.to_string(),
+            exact: by.name(),
+            goal: db.default_goal(shape).to_string(),
+        };
+        let mut entry = serde_json::to_value(record)?;
+        match by {
+            AnsweredBy::Patterns => entry["files"] = serde_json::json!([file]),
+            _ => entry["file"] = serde_json::json!(file),
+        }
+        if !sizes.contains(&entry) {
+            sizes.push(entry);
+        }
+    }
+    Ok((sizes, refused))
 }
 
 /// Checks, before any work, that `out` is a folder or can be made: it is

@@ -17,7 +17,13 @@ const state = {
   // every action that replaces the board (new puzzle, size, goal, load),
   // so that an older action's late answer is dropped.
   boardVersion: 0, action: 0, probeAbort: null, setups: new Map(),
+  // sizesBy[metric]: the backend's sizes in that metric ([{size, exact,
+  // goal}]); exact and defaults above are those of the metric in use.
+  sizesBy: {},
 };
+
+const METRICS = ["single", "multi"];
+const adjective = (metric) => (metric === "multi" ? "multi-tile" : "single-tile");
 
 function parseSize(size) {
   const [r, c] = size.split("x").map(Number);
@@ -29,11 +35,60 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // The backend's answer to a question: the JSON of /api/v1/PATH, or an
 // Error with the message (and the HTTP status) the server would give.
-// Every question but the sizes is asked in the metric in use.
-function api(path, params, signal) {
+// Every question is asked in the metric in use (the sizes too: which
+// sizes are answered, and how, depends on it).
+function api(path, params, signal, metric = state.metric) {
   const asked = { ...(params || {}) };
-  if (state.metric !== "single" && path !== "sizes") asked.metric = state.metric;
+  if (metric !== "single") asked.metric = metric;
   return globalThis.slidedbAsk(path, asked, signal);
+}
+
+// The sizes the backend answers in every metric, asked once each.
+async function loadSizes() {
+  for (const metric of METRICS) {
+    if (!state.sizesBy[metric]) state.sizesBy[metric] = await api("sizes", {}, undefined, metric);
+  }
+}
+
+// The size menu for the metric in use: every size of any metric, in the
+// backend's order; those the metric does not answer are shown, off, and
+// say so (the multi-tile metric has no 4x4).
+function useSizes() {
+  const here = state.sizesBy[state.metric] || [];
+  state.exact = {};
+  state.defaults = {};
+  for (const s of here) {
+    state.exact[s.size] = s.exact;
+    state.defaults[s.size] = s.goal;
+  }
+  const select = $("size");
+  const listed = [];
+  for (const metric of METRICS) {
+    for (const s of state.sizesBy[metric] || []) if (!listed.includes(s.size)) listed.push(s.size);
+  }
+  select.replaceChildren(...listed.map((size) => {
+    const o = document.createElement("option");
+    o.value = size;
+    const exact = state.exact[size];
+    o.disabled = !exact;
+    o.textContent = size + (exact
+      ? { patterns: " (pattern databases)", search: " (searched: can be slow)" }[exact] || ""
+      : ` (not in the ${adjective(state.metric)} metric)`);
+    return o;
+  }));
+  select.value = state.size;
+}
+
+// A size of another metric's list, in the metric in use: the backend's
+// refusal of its standard goal (the server's words), else a plain note.
+async function whyNot(size) {
+  const other = METRICS.map((m) => (state.sizesBy[m] || []).find((s) => s.size === size)).find(Boolean);
+  try {
+    await api("probe", { board: other ? other.goal : "", size });
+  } catch (e) {
+    return forPage(e.message);
+  }
+  return `${size} boards are not offered in the ${adjective(state.metric)} metric here`;
 }
 
 // The server words its refusals as the library does ("give the size");
@@ -286,6 +341,7 @@ async function setup(size, goal) {
   if (state.setups.has(key)) return state.setups.get(key);
   const { rows, cols } = parseSize(size);
   const s = { size, rows, cols, goal, layers: null, maxDistance: 60 };
+  if (!state.exact[size]) throw new Error(await whyNot(size));
   if (state.exact[size] === "table") {
     const st = await api("stats", { size, goal: goal || undefined });
     s.layers = st.layers;
@@ -584,16 +640,6 @@ function keyMove(event) {
 }
 
 async function start() {
-  const sizes = await api("sizes");
-  const select = $("size");
-  for (const s of sizes) {
-    state.exact[s.size] = s.exact;
-    state.defaults[s.size] = s.goal;
-    const o = document.createElement("option");
-    o.value = s.size;
-    o.textContent = s.size + ({ patterns: " (pattern databases)", search: " (searched: can be slow)" }[s.exact] || "");
-    select.append(o);
-  }
   const hash = new URLSearchParams(location.hash.slice(1));
   const goal = (hash.get("goal") || "").trim();
   // The metric from the link: #…&metric=multi, or ?metric=multi.
@@ -601,12 +647,18 @@ async function start() {
   if (linkedMetric && /^(multi|multi-tile|mtm)$/i.test(linkedMetric.trim())) state.metric = "multi";
   $("metric").value = state.metric;
   $("goal").value = goal;
+  await loadSizes();
+  useSizes();
+  const sizes = state.sizesBy[state.metric];
   // 3x3 unless the link says otherwise, or the server has none (it
   // answers from one table named with --table).
   const first = state.exact["3x3"] ? "3x3" : sizes.length ? sizes[0].size : "3x3";
+  const select = $("size");
   const linked = hash.get("size");
   let size = first, note = "";
+  const elsewhere = linked && METRICS.some((m) => (state.sizesBy[m] || []).some((s) => s.size === linked));
   if (linked && state.exact[linked]) size = linked;
+  else if (elsewhere) note = `${(await whyNot(linked)).replace(/\.$/, "")}. Here is a new ${first} puzzle instead.`;
   else if (linked) note = `This server has no table or databases for ${linked} boards, the size in the link: here is a new ${first} puzzle instead.`;
   select.value = size;
   // The board in the link, read by the server; one it cannot read (or
@@ -632,13 +684,18 @@ async function start() {
   // size and goal in use are the old ones.
   $("goal").addEventListener("change", () => replace(state.size, chosenGoal(), null));
   // Another metric: the same board, its moves left and hints in it.
+  // The size menu follows: sizes the metric does not answer are off; a
+  // switch the size in use cannot follow is refused, in the backend's
+  // words, and the metric stays.
   $("metric").addEventListener("change", () => {
     const before = state.metric;
     state.metric = $("metric").value === "multi" ? "multi" : "single";
+    useSizes();
     replace(state.size, state.goal, state.board).then((done) => {
       if (done) return;
       state.metric = before;
       $("metric").value = before;
+      useSizes();
     });
   });
   $("difficulty").addEventListener("input", () => { $("difficulty-value").textContent = $("difficulty").value; });

@@ -6,12 +6,17 @@
 // one never freezes the page, and are stopped when the page asks another
 // question. `slidedbAsk(path, params, signal)` answers as the server's
 // /api/v1/PATH would, in the same JSON shapes, and rejects with an Error
-// carrying the message and the status the server would give.
+// carrying the message and the status the server would give. Every
+// question but `sizes` may name a metric (`metric=multi`): it is answered
+// from the tables of that metric, and a size the site does not answer in
+// it is refused in the server's words (data/site.json keeps them).
 
 import { formatBoard, openTable, parseBoard } from "./slidedb/index.js";
 
-/// The site's sizes: {size, exact, goal, file} for tables, {size, exact,
-/// goal, files} for pattern databases.
+/// The site's sizes per metric: {metrics: {single: {sizes}, multi:
+/// {sizes, refused}}}, each size {size, exact, goal, file} for a table or
+/// {size, exact, goal, files} for pattern databases, and `refused` the
+/// library's reason by size for the sizes not answered in that metric.
 const site = fetch("data/site.json").then((response) => {
   if (!response.ok) throw new Error(`data/site.json: ${response.status} ${response.statusText}`);
   return response.json();
@@ -37,10 +42,26 @@ function refusal(message, status = 400) {
   return error;
 }
 
-/// The site's entry for `size`, or for the size of `board` (text) when
-/// no size is given.
-async function entryFor(size, board) {
-  const { sizes } = await site;
+/// The metric a question names, as the server reads it: single (the
+/// default) or multi, by any name the library takes.
+function metricOf(name) {
+  if (name === undefined || name === null || name === "") return "single";
+  const m = String(name).trim().toLowerCase();
+  if (["single", "single-tile", "stm"].includes(m)) return "single";
+  if (["multi", "multi-tile", "mtm"].includes(m)) return "multi";
+  throw refusal(`bad metric ${JSON.stringify(String(name))}: give single (one tile a move) or multi (a slide of one or more tiles along a row or column a move)`);
+}
+
+/// The site's sizes and refusals in `metric`.
+async function inMetric(metric) {
+  const { metrics } = await site;
+  return metrics[metric] || { sizes: [] };
+}
+
+/// The site's entry for `size` in `metric`, or for the size of `board`
+/// (text) when no size is given.
+async function entryFor(size, board, metric) {
+  const { sizes, refused } = await inMetric(metric);
   if (!size && board) {
     let read;
     try {
@@ -51,8 +72,9 @@ async function entryFor(size, board) {
     size = `${read.rows}x${read.cols}`;
   }
   const entry = sizes.find((s) => s.size === size);
-  if (!entry) throw refusal(`this page has no table or databases for ${size} boards`, 404);
-  return entry;
+  if (entry) return entry;
+  if (refused && refused[size]) throw refusal(refused[size]);
+  throw refusal(`this page has no table or databases for ${size} boards`, 404);
 }
 
 /// The goal asked for (a Board of the entry's size), or the size's
@@ -124,8 +146,8 @@ function search(question, signal) {
 
 /// A solve or a probe (`path`): looked up in the size's table, or
 /// searched in the worker over its pattern databases.
-async function lookUpOrSearch(path, { board, goal, size }, signal) {
-  const entry = await entryFor(size, board);
+async function lookUpOrSearch(path, { board, goal, size, metric }, signal) {
+  const entry = await entryFor(size, board, metricOf(metric));
   const toward = goalOf(entry, goal);
   const read = boardOf(entry, board);
   if (entry.exact === "table") {
@@ -140,13 +162,13 @@ async function lookUpOrSearch(path, { board, goal, size }, signal) {
 }
 
 const answers = {
-  async sizes() {
-    const { sizes } = await site;
+  async sizes({ metric }) {
+    const { sizes } = await inMetric(metricOf(metric));
     return sizes.map(({ size, exact, goal }) => ({ size, exact, goal }));
   },
 
-  async stats({ size, goal }) {
-    const entry = await entryFor(size);
+  async stats({ size, goal, metric }) {
+    const entry = await entryFor(size, undefined, metricOf(metric));
     if (entry.exact !== "table") throw refusal(`no full table for ${size} boards: stats needs one`);
     const t = await table(entry.file);
     try {
@@ -159,8 +181,8 @@ const answers = {
   solve: (question, signal) => lookUpOrSearch("solve", question, signal),
   probe: (question, signal) => lookUpOrSearch("probe", question, signal),
 
-  async random({ size, goal, distance }) {
-    const entry = await entryFor(size);
+  async random({ size, goal, distance, metric }) {
+    const entry = await entryFor(size, undefined, metricOf(metric));
     if (entry.exact !== "table") throw refusal(`no full table for ${size} boards: a board at a distance needs one`);
     const toward = goalOf(entry, goal);
     const t = await table(entry.file);
@@ -176,10 +198,5 @@ const answers = {
 globalThis.slidedbAsk = async function ask(path, params, signal) {
   const answer = answers[path];
   if (!answer) throw refusal(`this page answers no question "${path}"`, 404);
-  // The site's tables count single-tile moves; the JS reader refuses
-  // multi-tile files.
-  if (params && params.metric && params.metric !== "single") {
-    throw refusal("this page answers in the single-tile metric only: the multi-tile metric needs slidedb serve", 400);
-  }
-  return answer(params, signal);
+  return answer(params || {}, signal);
 };
