@@ -687,6 +687,8 @@ impl Database {
             });
         }
         if shape.cells() > MAX_TABLE_CELLS {
+            // In the multi-tile metric, said as the other answers say it.
+            self.check_metric(shape, Method::Exact)?;
             return Err(DatabaseError::TooBig { shape });
         }
         // The class's slot is held while its file is opened or built:

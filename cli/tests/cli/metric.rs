@@ -155,6 +155,59 @@ fn what_the_multi_tile_metric_does_not_answer_is_refused_saying_so() {
         err.contains("in the multi-tile metric keeps its 16345929600 bytes"),
         "{err}"
     );
+    // The queries that need a full table say the same of 4x4, not that
+    // pattern databases answer it (they count single-tile moves).
+    for args in [
+        &["stats", "--metric", "multi", "--size", "4x4"][..],
+        &[
+            "random",
+            "--metric",
+            "multi",
+            "--size",
+            "4x4",
+            "--distance",
+            "5",
+        ][..],
+    ] {
+        let (code, _, err) = exe::run(args, None, data.path());
+        assert_eq!(code, 2, "{args:?}");
+        assert!(
+            err.contains("4x4 boards are not answered in the multi-tile metric")
+                && !err.contains("pattern databases answer"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A classic search named with `--algo` answers in the metric asked for:
+/// the README board is 14 multi-tile moves by every optimal search, as by
+/// the table, and the JSON says the metric and the moves.
+#[test]
+fn a_named_search_answers_in_the_multi_tile_metric() {
+    let data = tempdir();
+    for algo in ["table", "astar", "idastar", "bfs"] {
+        let (code, out, err) = exe::run(
+            &[
+                "solve",
+                "--metric",
+                "multi",
+                "--algo",
+                algo,
+                "--json",
+                "2 3 4 1 5 x 7 6 8",
+            ],
+            None,
+            data.path(),
+        );
+        assert_eq!(code, 0, "{algo}: {err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["distance"], 14, "{algo}: {out}");
+        assert_eq!(v["metric"], "multi", "{algo}: {out}");
+        let slides = v["slides"].as_array().unwrap();
+        assert_eq!(slides.len(), 14, "{algo}: {out}");
+        let joined: String = slides.iter().map(|m| m.as_str().unwrap()).collect();
+        assert_eq!(joined, v["moves"].as_str().unwrap(), "{algo}");
+    }
 }
 
 /// The two-bit file build in the multi-tile metric (a memory limit or
