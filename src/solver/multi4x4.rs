@@ -1,8 +1,8 @@
 //! IDA* in the multi-tile metric specialised for the 4×4 (issue 37 §4):
-//! the board packed four bits a cell in a `u64`, the cell sets of the
-//! colours of [`ColourPdb::four_by_four`] kept up to date at each step of
-//! the blank, for the board and for its transpose, and the estimate the
-//! larger of the two abstract distances. Nothing is allocated per node and
+//! the board packed four bits a cell in a `u64`, and beside it the colour
+//! of each cell in [`ColourPdb::four_by_four`]'s colouring, for the board
+//! and for its transpose, both kept up to date at each step of the blank;
+//! the estimate is the larger of the two abstract distances. Nothing is allocated per node and
 //! no hash map is read; a node's up to six children are ranked first and
 //! their two table entries prefetched before any is read, so the cache
 //! misses of one node overlap.
@@ -35,23 +35,27 @@ const fn tr(cell: usize) -> usize {
     (cell % 4) * 4 + cell / 4
 }
 
-/// A board in the search: its tiles, its blank, and the cell sets of each
-/// colour on it (`sets`) and on its transpose (`sets_t`, in the
-/// transpose's cells).
+/// The colour word's symbol for the blank.
+const BLANK: u64 = 4;
+
+/// A board in the search: its tiles, its blank, and the colour of each
+/// cell, four bits a cell (4 for the blank), on it (`colours`) and on its
+/// transpose (`colours_t`, in the transpose's cells).
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     tiles: u64,
+    colours: u64,
+    colours_t: u64,
     blank: u8,
-    sets: [u16; 4],
-    sets_t: [u16; 4],
 }
 
-/// A child generated: the node, its two entries' indexes, and its axis.
+/// A child generated: the node, the index of the entry to read next (the
+/// board's, then the transpose's), its bound so far, and its axis.
 #[derive(Clone, Copy, Debug, Default)]
 struct Child {
     node: Node,
     index: usize,
-    index_t: usize,
+    f: u32,
     axis: u8,
 }
 
@@ -81,17 +85,19 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
         let from = n.blank as usize;
         let t = (n.tiles >> (4 * to)) & 0xF;
         n.tiles ^= (t << (4 * to)) | (t << (4 * from));
-        n.sets[self.colour[t as usize] as usize] ^= (1 << from) | (1 << to);
-        n.sets_t[self.colour_t[t as usize] as usize] ^= (1 << tr(from)) | (1 << tr(to));
+        // The blank's symbol and the tile's colour change places.
+        let d = self.colour[t as usize] as u64 ^ BLANK;
+        n.colours ^= (d << (4 * to)) | (d << (4 * from));
+        let d = self.colour_t[t as usize] as u64 ^ BLANK;
+        n.colours_t ^= (d << (4 * tr(to))) | (d << (4 * tr(from)));
         n.blank = to as u8;
         n
     }
 
     /// The estimate of `n`: the larger of its two abstract distances.
     fn estimate(&self, n: &Node) -> u32 {
-        let b = n.blank as usize;
-        let h = self.entries[self.pdb.index(b, &n.sets)];
-        let h_t = self.entries[self.pdb.index(tr(b), &n.sets_t)];
+        let h = self.entries[self.pdb.index16(n.colours)];
+        let h_t = self.entries[self.pdb.index16(n.colours_t)];
         h.max(h_t) as u32
     }
 
@@ -110,6 +116,8 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
                 return false;
             }
         }
+        // The children: ranked, and the board's entry of each asked for,
+        // before any is read.
         let mut kids = [Child::default(); 6];
         let mut count = 0;
         let b = n.blank as usize;
@@ -127,27 +135,54 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
             for _ in 0..steps {
                 let to = (node.blank as isize + delta) as usize;
                 node = self.step(node, to);
-                let index = self.pdb.index(to, &node.sets);
-                let index_t = self.pdb.index(tr(to), &node.sets_t);
+                let index = self.pdb.index16(node.colours);
                 prefetch(&self.entries[index]);
-                prefetch(&self.entries[index_t]);
                 kids[count] = Child {
                     node,
                     index,
-                    index_t,
+                    f: 0,
                     axis: kid_axis,
                 };
                 count += 1;
             }
         }
         self.stats.generated += count as u64;
-        for kid in &kids[..count] {
-            let h = self.entries[kid.index].max(self.entries[kid.index_t]) as u32;
-            let f = g + 1 + h;
+        // Those the board's entry keeps: their transpose's entry asked for.
+        let mut live = [0usize; 6];
+        let mut alive = 0;
+        for (i, kid) in kids[..count].iter_mut().enumerate() {
+            let f = g + 1 + self.entries[kid.index] as u32;
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
+            kid.f = f;
+            kid.index = self.pdb.index16(kid.node.colours_t);
+            prefetch(&self.entries[kid.index]);
+            live[alive] = i;
+            alive += 1;
+        }
+        // Those both entries keep, the smallest estimate first.
+        let mut kept = 0;
+        for k in 0..alive {
+            let i = live[k];
+            let kid = &mut kids[i];
+            let f = kid.f.max(g + 1 + self.entries[kid.index] as u32);
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+                continue;
+            }
+            kid.f = f;
+            let mut at = kept;
+            while at > 0 && kids[live[at - 1]].f > f {
+                live[at] = live[at - 1];
+                at -= 1;
+            }
+            live[at] = i;
+            kept += 1;
+        }
+        for &i in &live[..kept] {
+            let kid = kids[i];
             self.path.push(kid.node.blank);
             if self.dfs(&kid.node, g + 1, kid.axis) {
                 return true;
@@ -213,14 +248,16 @@ pub(super) fn solve(
     let mut start = Node::default();
     for cell in 0..16 {
         let at = cell ^ mirror;
-        let t = name[board.tile(cell) as usize];
-        if t == 0 {
+        let t = name[board.tile(cell) as usize] as usize;
+        let (c, c_t) = if t == 0 {
             start.blank = at as u8;
+            (BLANK, BLANK)
         } else {
-            start.tiles |= (t as u64) << (4 * at);
-            start.sets[colour[t as usize] as usize] |= 1 << at;
-            start.sets_t[colour_t[t as usize] as usize] |= 1 << tr(at);
-        }
+            (colour[t] as u64, colour_t[t] as u64)
+        };
+        start.tiles |= (t as u64) << (4 * at);
+        start.colours |= c << (4 * at);
+        start.colours_t |= c_t << (4 * tr(at));
     }
     let mut search = Search {
         pdb,
