@@ -122,12 +122,9 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
         let mut count = 0;
         let b = n.blank as usize;
         let (r, c) = (b / 4, b % 4);
-        for (steps, delta, kid_axis) in [
-            (r, -4isize, 0u8),
-            (3 - r, 4, 0),
-            (c, -1, 1),
-            (3 - c, 1, 1),
-        ] {
+        for (steps, delta, kid_axis) in
+            [(r, -4isize, 0u8), (3 - r, 4, 0), (c, -1, 1), (3 - c, 1, 1)]
+        {
             if kid_axis == axis {
                 continue;
             }
@@ -162,23 +159,17 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
             live[alive] = i;
             alive += 1;
         }
-        // Those both entries keep, the smallest estimate first.
+        // Those both entries keep.
         let mut kept = 0;
         for k in 0..alive {
             let i = live[k];
-            let kid = &mut kids[i];
+            let kid = &kids[i];
             let f = kid.f.max(g + 1 + self.entries[kid.index] as u32);
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            kid.f = f;
-            let mut at = kept;
-            while at > 0 && kids[live[at - 1]].f > f {
-                live[at] = live[at - 1];
-                at -= 1;
-            }
-            live[at] = i;
+            live[kept] = i;
             kept += 1;
         }
         for &i in &live[..kept] {
