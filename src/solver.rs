@@ -550,7 +550,8 @@ impl Solver {
     /// board and the larger of two lookups (the board's and its
     /// transpose's) in [`ColourPdb::four_by_four`], a 151 MB table the first
     /// such call in a process builds (tens of seconds on two cores); a
-    /// random 4×4 board then takes about a second. Every other goal uses
+    /// random 4×4 board then takes 0.08 s on average and at most about a
+    /// second (100 seeded boards, docs/multi-tile-heuristic.md). Every other goal uses
     /// [`MultiEstimate`] (walking distances, and a coloured abstraction
     /// on shapes whose table is small): milliseconds up to 12 cells, but
     /// far too slow on a random 4×4 board toward a goal whose blank is not

@@ -203,8 +203,16 @@ pub struct ColourPdb {
     /// The goal's blank cell.
     home: usize,
     ranker: Ranker,
-    /// The distance of every abstract state, by index.
+    /// The distance of every abstract state, by index, a byte each; empty
+    /// once packed into `mod3`.
     distance: Vec<u8>,
+    /// The distance mod 3 of every abstract state, two bits each (3 for a
+    /// state not reached), four to a byte; empty unless packed.
+    mod3: Vec<u8>,
+    /// The greatest distance.
+    max: u32,
+    /// The goal's abstract state.
+    goal: u64,
 }
 
 impl std::fmt::Debug for ColourPdb {
@@ -293,13 +301,38 @@ impl ColourPdb {
         }
         let ranker = Ranker::new(cells, counts);
         let distance = search(shape, &ranker, start);
+        let max = distance
+            .iter()
+            .filter(|&&d| d != UNREACHED)
+            .max()
+            .copied()
+            .unwrap_or(0) as u32;
         Ok(ColourPdb {
             shape,
             cell_colour,
             home,
             ranker,
             distance,
+            mod3: Vec::new(),
+            max,
+            goal: start,
         })
+    }
+
+    /// The same distances kept mod 3, two bits a state (a quarter of the
+    /// memory, so more of it stays in the processor's caches). A search
+    /// knows a child's distance from its parent's (they differ by at most
+    /// one, and the three candidates differ mod 3); a distance from
+    /// nothing is found by descending to the goal.
+    fn packed(mut self) -> ColourPdb {
+        let mut mod3 = huge_vec(self.distance.len().div_ceil(4), 0);
+        for (i, &d) in self.distance.iter().enumerate() {
+            let v = if d == UNREACHED { 3 } else { d % 3 };
+            mod3[i >> 2] |= v << (2 * (i & 3));
+        }
+        self.mod3 = mod3;
+        self.distance = Vec::new();
+        self
     }
 
     /// The colouring of the 4×4 with the blank home in the last cell that
@@ -326,6 +359,7 @@ impl ColourPdb {
         PDB.get_or_init(|| {
             ColourPdb::new(Shape::new(4, 4).unwrap(), &ColourPdb::FOUR_BY_FOUR)
                 .expect("the 4x4 colouring is valid")
+                .packed()
         })
     }
 
@@ -403,12 +437,7 @@ impl ColourPdb {
     /// assert_eq!(pdb.max_distance(), 6); // the 3-puzzle's 12 boards, a cycle
     /// ```
     pub fn max_distance(&self) -> u32 {
-        self.distance
-            .iter()
-            .filter(|&&d| d != UNREACHED)
-            .max()
-            .copied()
-            .unwrap_or(0) as u32
+        self.max
     }
 
     /// The shape it abstracts.
@@ -490,8 +519,52 @@ impl ColourPdb {
             };
             colours |= c << (4 * cell);
         }
-        let d = self.lookup(self.ranker.index(colours));
-        if d == UNREACHED { 0 } else { d as u32 }
+        self.exact(colours)
+    }
+
+    /// The distance of the abstract state `colours` (0 if not reached).
+    pub(crate) fn exact(&self, colours: u64) -> u32 {
+        if !self.distance.is_empty() {
+            let d = self.distance[self.ranker.index(colours)];
+            return if d == UNREACHED { 0 } else { d as u32 };
+        }
+        // Packed: down the table, one neighbour a step whose distance is
+        // one less (the one of the three residues below this one).
+        let (mut at, mut d) = (colours, 0);
+        while at != self.goal {
+            let v = self.mod3(self.ranker.index(at));
+            if v == 3 || d > self.max {
+                return 0;
+            }
+            let below = (v + 2) % 3;
+            let mut next = None;
+            neighbours(self.shape, &self.ranker, at, |j, c| {
+                let found = self.mod3(j) == below;
+                if found {
+                    next = Some(c);
+                }
+                found
+            });
+            match next {
+                Some(c) => at = c,
+                None => return 0,
+            }
+            d += 1;
+        }
+        d
+    }
+
+    /// The distance mod 3 of the state at `index` (3: not reached), in a
+    /// packed table.
+    #[inline(always)]
+    pub(crate) fn mod3(&self, index: usize) -> u32 {
+        (self.mod3[index >> 2] >> (2 * (index & 3)) & 3) as u32
+    }
+
+    /// The byte of a packed table that holds `index`'s entry, to prefetch.
+    #[inline(always)]
+    pub(crate) fn mod3_byte(&self, index: usize) -> &u8 {
+        &self.mod3[index >> 2]
     }
 
     /// The index of the abstract state of a 4×4 board whose cells hold
@@ -500,28 +573,16 @@ impl ColourPdb {
     pub(crate) fn index16(&self, colours: u64) -> usize {
         self.ranker.index16(colours)
     }
-
-    /// The entry at `index` (255 for a state not reached).
-    #[inline(always)]
-    pub(crate) fn lookup(&self, index: usize) -> u8 {
-        self.distance[index]
-    }
-
-    /// The entries, by index.
-    #[inline(always)]
-    pub(crate) fn entries(&self) -> &[u8] {
-        &self.distance
-    }
 }
 
-/// Calls `f` with the index of each abstract state one multi-tile move
-/// from `colours`, until it answers `true` (then `true`).
+/// Calls `f` with the index and colours of each abstract state one
+/// multi-tile move from `colours`, until it answers `true` (then `true`).
 #[inline]
 fn neighbours(
     shape: Shape,
     ranker: &Ranker,
     colours: u64,
-    mut f: impl FnMut(usize) -> bool,
+    mut f: impl FnMut(usize, u64) -> bool,
 ) -> bool {
     let (rows, cols) = (shape.rows(), shape.cols());
     let blank = (0..shape.cells())
@@ -543,7 +604,7 @@ fn neighbours(
             let d = (s >> (4 * next) & 0xF) ^ BLANK;
             s ^= (d << (4 * next)) | (d << (4 * at));
             at = next;
-            if f(ranker.index(s)) {
+            if f(ranker.index(s), s) {
                 return true;
             }
         }
@@ -577,7 +638,7 @@ fn search(shape: Shape, ranker: &Ranker, start: u64) -> Vec<u8> {
                     if d != UNREACHED {
                         continue;
                     }
-                    if neighbours(shape, ranker, ranker.colours(index), |j| {
+                    if neighbours(shape, ranker, ranker.colours(index), |j, _| {
                         distance[j].load(Relaxed) == depth
                     }) {
                         distance[index].store(depth + 1, Relaxed);
@@ -587,7 +648,7 @@ fn search(shape: Shape, ranker: &Ranker, start: u64) -> Vec<u8> {
                     if d != depth {
                         continue;
                     }
-                    neighbours(shape, ranker, ranker.colours(index), |j| {
+                    neighbours(shape, ranker, ranker.colours(index), |j, _| {
                         if distance[j].load(Relaxed) == UNREACHED {
                             distance[j].store(depth + 1, Relaxed);
                             new += 1;
@@ -645,6 +706,23 @@ fn huge_vec(len: usize, value: u8) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_packed_table_answers_every_state_as_the_bytes_do() {
+        let shape = Shape::new(3, 3).unwrap();
+        let bytes = ColourPdb::new(shape, &[0, 0, 1, 2, 2, 1, 3, 3, BLANK_CELL]).unwrap();
+        let packed = ColourPdb::new(shape, &[0, 0, 1, 2, 2, 1, 3, 3, BLANK_CELL])
+            .unwrap()
+            .packed();
+        assert!(packed.distance.is_empty());
+        assert_eq!(packed.max_distance(), bytes.max_distance());
+        for index in 0..bytes.states() {
+            let colours = bytes.ranker.colours(index);
+            let d = bytes.exact(colours);
+            assert_eq!(packed.exact(colours), d);
+            assert_eq!(packed.mod3(index), d % 3);
+        }
+    }
 
     #[test]
     fn ranks_are_dense_and_inverse() {

@@ -47,6 +47,9 @@ struct Node {
     colours: u64,
     colours_t: u64,
     blank: u8,
+    /// The abstract distances of the board and of its transpose.
+    h: u8,
+    h_t: u8,
 }
 
 /// A child generated: the node, the index of the entry to read next (the
@@ -63,7 +66,6 @@ struct Child {
 /// the iteration's bound, the path so far, and the work done.
 struct Search<'a, F> {
     pdb: &'a ColourPdb,
-    entries: &'a [u8],
     /// The colour of each tile (by its default name), and the colour its
     /// image has in the transposed board.
     colour: [u8; 16],
@@ -92,13 +94,6 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
         n.colours_t ^= (d << (4 * tr(to))) | (d << (4 * tr(from)));
         n.blank = to as u8;
         n
-    }
-
-    /// The estimate of `n`: the larger of its two abstract distances.
-    fn estimate(&self, n: &Node) -> u32 {
-        let h = self.entries[self.pdb.index16(n.colours)];
-        let h_t = self.entries[self.pdb.index16(n.colours_t)];
-        h.max(h_t) as u32
     }
 
     /// Depth-first below `n`, reached in `g` moves, the last along `axis`
@@ -133,7 +128,7 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
                 let to = (node.blank as isize + delta) as usize;
                 node = self.step(node, to);
                 let index = self.pdb.index16(node.colours);
-                prefetch(&self.entries[index]);
+                prefetch(self.pdb.mod3_byte(index));
                 kids[count] = Child {
                     node,
                     index,
@@ -148,14 +143,15 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
         let mut live = [0usize; 6];
         let mut alive = 0;
         for (i, kid) in kids[..count].iter_mut().enumerate() {
-            let f = g + 1 + self.entries[kid.index] as u32;
+            kid.node.h = next_distance(n.h, self.pdb.mod3(kid.index));
+            let f = g + 1 + kid.node.h as u32;
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
             kid.f = f;
             kid.index = self.pdb.index16(kid.node.colours_t);
-            prefetch(&self.entries[kid.index]);
+            prefetch(self.pdb.mod3_byte(kid.index));
             live[alive] = i;
             alive += 1;
         }
@@ -163,8 +159,9 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
         let mut kept = 0;
         for k in 0..alive {
             let i = live[k];
-            let kid = &kids[i];
-            let f = kid.f.max(g + 1 + self.entries[kid.index] as u32);
+            let kid = &mut kids[i];
+            kid.node.h_t = next_distance(n.h_t, self.pdb.mod3(kid.index));
+            let f = kid.f.max(g + 1 + kid.node.h_t as u32);
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
@@ -184,6 +181,17 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
             }
         }
         false
+    }
+}
+
+/// A child's abstract distance from its parent's, `h`, and its own mod 3,
+/// `m`: one of `h - 1`, `h`, `h + 1`, which differ mod 3.
+#[inline(always)]
+fn next_distance(h: u8, m: u32) -> u8 {
+    match (m + 3 - h as u32 % 3) % 3 {
+        0 => h,
+        1 => h + 1,
+        _ => h - 1,
     }
 }
 
@@ -250,9 +258,10 @@ pub(super) fn solve(
         start.colours |= c << (4 * at);
         start.colours_t |= c_t << (4 * tr(at));
     }
+    start.h = pdb.exact(start.colours) as u8;
+    start.h_t = pdb.exact(start.colours_t) as u8;
     let mut search = Search {
         pdb,
-        entries: pdb.entries(),
         colour,
         colour_t,
         bound: 0,
@@ -263,7 +272,7 @@ pub(super) fn solve(
         progress,
         stopped: false,
     };
-    search.bound = search.estimate(&start);
+    search.bound = start.h.max(start.h_t) as u32;
     loop {
         search.stats.bound = search.bound;
         search.next_bound = u32::MAX;

@@ -4,7 +4,9 @@
 //! build time, then each board's optimal length (which must agree) and
 //! both times, then the totals and their ratio.
 //!
-//!     cd benches/slidy-4x4 && cargo run --release --locked -- [BOARDS] [SEED]
+//!     cd benches/slidy-4x4 && cargo +nightly run --release --locked -- [BOARDS] [SEED]
+//!
+//! (slidy 0.7 needs Rust 1.96 or a nightly; see Cargo.toml.)
 //!
 //! (100 boards and seed 4 by default: the boards of
 //! `cargo run --release --example multi_tile_4x4`.)
