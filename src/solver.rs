@@ -548,7 +548,7 @@ impl Solver {
     ///
     /// A 4×4 goal with its blank in a corner has its own search: a packed
     /// board and the larger of two lookups (the board's and its
-    /// transpose's) in [`ColourPdb::four_by_four`], a 151 MB table the first
+    /// transpose's) in [`ColourPdb::four_by_four`], a 38 MB table the first
     /// such call in a process builds (tens of seconds on two cores); a
     /// random 4×4 board then takes 0.08 s on average and at most about a
     /// second (100 seeded boards, docs/multi-tile-heuristic.md). Every other goal uses

@@ -219,7 +219,7 @@ pub(super) fn serves(goal: &Board) -> bool {
 
 /// Solves `board` (solvable toward `goal`, both 4×4, [`serves`]`(goal)`)
 /// optimally in the multi-tile metric; the first call in a process builds
-/// the 151 MB table. `progress` as for the other searches.
+/// the 38 MB table. `progress` as for the other searches.
 pub(super) fn solve(
     goal: &Board,
     board: &Board,
