@@ -1,8 +1,11 @@
 //! An admissible estimate of a board's distance to its goal in the
 //! multi-tile metric (issue 37): the sum of two walking distances, one
 //! over rows and one over columns, each the exact distance in its
-//! abstraction where one move is a run of abstract steps in one direction.
-//! Why the sum never overestimates is in `docs/multi-tile-heuristic.md`.
+//! abstraction where one move is a run of abstract steps in one direction;
+//! and, where its table is small, the exact distance of a coloured
+//! abstraction ([`ColourPdb`]: tiles of one colour alike). The estimate is
+//! the larger of the two. Why neither overestimates is in
+//! `docs/multi-tile-heuristic.md`.
 //!
 //! The vertical abstraction of a board says, for each row, how many of its
 //! tiles belong to each goal row, and which row holds the blank; the
@@ -17,6 +20,14 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::board::{Board, MAX_CELLS};
+
+mod colour;
+
+pub use colour::{BLANK_CELL, COLOURS, ColourError, ColourPdb, MAX_COLOUR_CELLS};
+
+/// The most states a coloured abstraction [`MultiEstimate`] builds by
+/// itself has (16 MB; the 4×4's is built only by its own solver).
+const MAX_QUADRANT_STATES: usize = 1 << 24;
 
 /// The symbol of the blank in an abstract state: above every line number.
 const BLANK: u8 = 31;
@@ -185,9 +196,12 @@ impl Walk {
 }
 
 /// The multi-tile estimate toward one goal: never more than the fewest
-/// multi-tile moves, and changed by at most one by any move (consistent).
-/// Cheap to clone; the tables behind it are built on first use for each
-/// shape and goal and kept for the process.
+/// multi-tile moves, and changed by at most one by any move (consistent):
+/// the larger of the walking distances' sum and, on shapes of up to 16
+/// cells whose table has at most 2^24 states, the coloured abstraction
+/// that paints each quarter of the goal its own colour
+/// ([`ColourPdb::quadrants`]). Cheap to clone; the tables behind it are
+/// built on first use for each shape and goal and kept for the process.
 ///
 /// ```
 /// use slidedb::{Board, Shape};
@@ -203,6 +217,8 @@ impl Walk {
 pub struct MultiEstimate {
     vertical: Arc<Walk>,
     horizontal: Arc<Walk>,
+    /// The coloured abstraction, and the colour of each tile.
+    colour: Option<(Arc<ColourPdb>, [u8; MAX_COLOUR_CELLS])>,
 }
 
 /// The abstractions built so far, by shape, goal lines and direction.
@@ -238,14 +254,23 @@ impl MultiEstimate {
             let mut held = cache.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(held.entry(key).or_insert(built))
         };
+        let colour = ColourPdb::quadrants(goal).map(|pdb| {
+            let mut of_tile = [0u8; MAX_COLOUR_CELLS];
+            for cell in 0..shape.cells() {
+                of_tile[goal.tile(cell) as usize] = pdb.colour(cell);
+            }
+            (pdb, of_tile)
+        });
         MultiEstimate {
             vertical: walk(true),
             horizontal: walk(false),
+            colour,
         }
     }
 
     /// The estimate of `board`'s multi-tile distance to the goal: the
-    /// exact distances of its row and column abstractions, added.
+    /// exact distances of its row and column abstractions, added, or the
+    /// coloured abstraction's distance if larger.
     ///
     /// ```
     /// use slidedb::{Board, Shape};
@@ -256,7 +281,41 @@ impl MultiEstimate {
     /// ```
     #[inline]
     pub fn estimate(&self, board: &Board) -> u32 {
+        let walking = self.walking(board);
+        match &self.colour {
+            Some((pdb, of_tile)) => walking.max(pdb.distance_by(of_tile, board)),
+            None => walking,
+        }
+    }
+
+    /// The walking distances alone: the rows' and the columns', added.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape};
+    /// use slidedb::multi_heuristic::MultiEstimate;
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let board: Board = "1 2 3 4 5 6 0 7 8".parse().unwrap(); // "rr"
+    /// assert_eq!(MultiEstimate::new(&goal).walking(&board), 1);
+    /// ```
+    #[inline]
+    pub fn walking(&self, board: &Board) -> u32 {
         self.vertical.estimate(board) + self.horizontal.estimate(board)
+    }
+
+    /// The coloured abstraction it reads beside the walking distances, if
+    /// any.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape};
+    /// use slidedb::multi_heuristic::MultiEstimate;
+    /// let e = MultiEstimate::new(&Board::solved(Shape::new(3, 4).unwrap()));
+    /// assert!(e.colour().is_some());
+    /// // The 4x4's quarters would make 252 M states: left to its solver.
+    /// let e = MultiEstimate::new(&Board::solved(Shape::new(4, 4).unwrap()));
+    /// assert!(e.colour().is_none());
+    /// ```
+    pub fn colour(&self) -> Option<&ColourPdb> {
+        self.colour.as_ref().map(|(pdb, _)| &**pdb)
     }
 
     /// The number of abstract states in its two tables, rows' then

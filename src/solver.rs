@@ -12,6 +12,8 @@ use crate::search::{self, Limits, Stats};
 use crate::solution::{Solution, SolveError, check_shape};
 use crate::system;
 
+mod multi4x4;
+
 /// A search algorithm for boards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
@@ -663,25 +665,35 @@ fn axis(mv: Move) -> u8 {
 
 impl Solver {
     /// Solves `board` optimally in the multi-tile metric (one move slides
-    /// the blank any distance along its row or column) by IDA* with
-    /// [`MultiEstimate`], the walking distances of rows and columns. Two
-    /// moves in a row along one axis are never tried: they are one move,
-    /// or none. Memory for one path; boards up to 12 cells take
-    /// milliseconds, but a random 4×4 board can take more than ten minutes
-    /// (the estimate is weak there). `progress` as for
+    /// the blank any distance along its row or column) by IDA*. Two moves
+    /// in a row along one axis are never tried: they are one move, or
+    /// none. Memory for one path beside the estimate's tables.
+    ///
+    /// A 4×4 goal with its blank in a corner has its own search: a packed
+    /// board and the larger of two lookups (the board's and its
+    /// transpose's) in [`ColourPdb::four_by_four`], a 38 MB table the first
+    /// such call in a process builds (tens of seconds on two cores); a
+    /// random 4×4 board then takes 0.08 s on average and at most about a
+    /// second (100 seeded boards, docs/multi-tile-heuristic.md). Every other goal uses
+    /// [`MultiEstimate`] (walking distances, and a coloured abstraction
+    /// on shapes whose table is small): milliseconds up to 12 cells, but
+    /// far too slow on a random 4×4 board toward a goal whose blank is not
+    /// in a corner. `progress` as for
     /// [`solve_with_progress`](Solver::solve_with_progress).
+    ///
+    /// [`ColourPdb::four_by_four`]: crate::multi_heuristic::ColourPdb::four_by_four
     ///
     /// ```
     /// use std::ops::ControlFlow;
     /// use slidedb::{Board, Metric, Shape, Solver};
-    /// let goal = Board::solved(Shape::new(4, 4).unwrap());
-    /// // From the goal, the blank went "lll" then "uuu".
-    /// let board: Board = "0 2 3 4 1 6 7 8 5 10 11 12 9 13 14 15".parse().unwrap();
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// // From the goal, the blank went "ll" then "uu".
+    /// let board: Board = "0 2 3 1 5 6 4 7 8".parse().unwrap();
     /// let found = Solver::new(&goal)
     ///     .solve_multi(&board, |_| ControlFlow::Continue(()))
     ///     .unwrap();
     /// assert_eq!(found.metric, Metric::Multi);
-    /// assert_eq!(found.move_string().as_deref(), Some("dddrrr"));
+    /// assert_eq!(found.move_string().as_deref(), Some("ddrr"));
     /// assert_eq!(board.apply_all(found.moves.as_ref().unwrap()), Some(goal));
     /// ```
     pub fn solve_multi(
@@ -695,6 +707,9 @@ impl Solver {
                 metric: Metric::Multi,
                 ..Solution::unsolvable()
             });
+        }
+        if multi4x4::serves(&self.goal) {
+            return multi4x4::solve(&self.goal, board, progress);
         }
         let estimate = MultiEstimate::new(&self.goal);
         let goal = self.goal;
