@@ -13,7 +13,7 @@ use crate::board::Move;
 
 use super::TwoBit;
 use crate::bfs::moves::{Odometer, compact, prefetch, spread, unreached};
-use crate::bfs::vertical::{self, BUSY_WORDS, Bitset, Busy, Claims};
+use crate::bfs::vertical::{self, BUSY_WORDS, Bitset, Busy, Claims, Sources};
 
 /// Frontier words a rayon task takes at a time.
 pub(super) const CHUNK: usize = 1 << 10;
@@ -184,25 +184,13 @@ impl TwoBit<'_> {
         let search = &self.search;
         let per_blank = self.per_blank;
         if !self.plans.is_empty() {
-            let claims = Claims {
+            return self.expand_planned(
+                sources.iter().copied(),
                 residues,
                 frontier,
-                words,
-                per_blank,
                 stored,
-                busy: self
-                    .busy
-                    .as_ref()
-                    .expect("a search with plans has a summary"),
-            };
-            let mut found = 0;
-            for &cell in sources {
-                let source = Bitset(&frontier[cell * words..(cell + 1) * words]);
-                for (v, plan) in search.verticals(cell).zip(&self.plans[cell]) {
-                    found += vertical::expand(search, v, plan, cell, &source, &claims);
-                }
-            }
-            return found;
+                |cell| Bitset(&frontier[cell * words..(cell + 1) * words]),
+            );
         }
         let sources: Vec<usize> = sources
             .iter()
@@ -249,6 +237,38 @@ impl TwoBit<'_> {
                 found + self.claim_all(&mut batch, residues, frontier, stored)
             })
             .sum()
+    }
+
+    /// The vertical pass by plans (resident searches whose cells are whole
+    /// frontier words): every vertical move of each of `cells`, whose
+    /// boards `source(cell)` reads.
+    pub(super) fn expand_planned<S: Sources>(
+        &self,
+        cells: impl IntoIterator<Item = usize>,
+        residues: &[AtomicU64],
+        frontier: &[AtomicU64],
+        stored: u64,
+        source: impl Fn(usize) -> S,
+    ) -> u64 {
+        let claims = Claims {
+            residues,
+            frontier,
+            words: self.words,
+            per_blank: self.per_blank,
+            stored,
+            busy: self
+                .busy
+                .as_ref()
+                .expect("a search with plans has a summary"),
+        };
+        let mut found = 0;
+        for cell in cells {
+            let source = source(cell);
+            for (v, plan) in self.search.verticals(cell).zip(&self.plans[cell]) {
+                found += vertical::expand(&self.search, v, plan, cell, &source, &claims);
+            }
+        }
+        found
     }
 
     /// Claims a batch of vertical targets (already prefetched), setting

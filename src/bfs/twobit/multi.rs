@@ -34,7 +34,7 @@ use rayon::prelude::*;
 use super::TwoBit;
 use super::layer::{Batch, CHUNK, claim};
 use crate::bfs::moves::{Odometer, compact, prefetch, spread, unreached};
-use crate::bfs::vertical::{self, BUSY_WORDS, Claims, Sources};
+use crate::bfs::vertical::{BUSY_WORDS, Sources};
 
 /// Entries `first .. first + 64` of `residues`, as two words of 32
 /// entries (entries past the end read as 0).
@@ -264,30 +264,14 @@ impl TwoBit<'_> {
         stored: u64,
     ) -> u64 {
         let (words, per_blank) = (self.words, self.per_blank);
-        let claims = Claims {
-            residues,
-            frontier,
-            words,
-            per_blank,
-            stored,
-            busy: self
-                .busy
-                .as_ref()
-                .expect("a search with plans has a summary"),
-        };
-        let mut found = 0;
-        for cell in 0..self.cells {
-            let source = LayerBits {
+        self.expand_planned(0..self.cells, residues, frontier, stored, |cell| {
+            LayerBits {
                 frontier: &frontier[cell * words..(cell + 1) * words],
                 residues,
                 base: cell as u64 * per_blank,
                 current,
-            };
-            for (v, plan) in self.search.verticals(cell).zip(&self.plans[cell]) {
-                found += vertical::expand(&self.search, v, plan, cell, &source, &claims);
             }
-        }
-        found
+        })
     }
 
     /// The boards a slide along its column reaches, every source cell at
