@@ -104,9 +104,12 @@ pub enum Heuristic {
     /// nodes, a little more work per node.
     LinearConflict,
     /// The rows' and the columns' walking distances in the multi-tile
-    /// metric, added ([`MultiEstimate`]): the estimate for that metric.
-    /// Admissible in the single-tile metric too (a multi-tile path is
-    /// never longer in moves), but weaker there than Manhattan.
+    /// metric, added, or where it is larger and its table small (at most
+    /// 2^24 abstract boards), the exact distance of the board with the tiles of
+    /// each quarter of the goal painted alike ([`MultiEstimate`]): the
+    /// estimate for that metric. Admissible in the single-tile metric too
+    /// (a multi-tile path is never longer in moves), but weaker there than
+    /// Manhattan.
     WalkingDistance,
 }
 
@@ -664,6 +667,23 @@ fn axis(mv: Move) -> u8 {
 }
 
 impl Solver {
+    /// Whether [`solve_multi`](Solver::solve_multi) toward `goal` searches
+    /// under the 4×4 coloured pattern database (a 4×4 goal with its blank
+    /// in a corner): a fraction of a second a random board, where the
+    /// general multi-tile search on 4×4 may take hours.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, Solver};
+    /// let fifteen = Board::solved(Shape::new(4, 4).unwrap());
+    /// assert!(Solver::multi_patterns_serve(&fifteen));
+    /// let centre: Board = "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15".parse().unwrap();
+    /// assert!(!Solver::multi_patterns_serve(&centre));
+    /// assert!(!Solver::multi_patterns_serve(&Board::solved(Shape::EIGHT)));
+    /// ```
+    pub fn multi_patterns_serve(goal: &Board) -> bool {
+        multi4x4::serves(goal)
+    }
+
     /// Solves `board` optimally in the multi-tile metric (one move slides
     /// the blank any distance along its row or column) by IDA*. Two moves
     /// in a row along one axis are never tried: they are one move, or

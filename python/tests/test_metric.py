@@ -117,3 +117,18 @@ def test_a_multi_tile_table_says_its_metric(tmp_path):
     db = slidedb.Database(tmp_path, metric="multi")
     assert db.table("2x3").metric == "multi"
     assert slidedb.Database(tmp_path).table("2x3").metric == "single"
+
+
+def test_a_4x4_board_in_multi_is_searched_as_on_the_command_line(slidedb_cli, tmp_path):
+    # IDA* under the 4x4 coloured pattern database, which each process
+    # builds once (about half a minute): the same JSON as the command line.
+    board = "12 1 10 2 7 11 4 14 5 0 9 15 8 13 6 3"
+    db = slidedb.Database(tmp_path / "py", metric="multi")
+    probe = db.probe(board)
+    assert probe.as_dict() == cli_json(slidedb_cli, tmp_path / "cli", "probe", "--metric", "multi", board)
+    found = db.solve(board)
+    assert found.metric == "multi" and found.distance == probe.distance == len(found.slides)
+    assert "".join(found.slides) == found.moves
+    with pytest.raises(ValueError) as refused:
+        db.random("4x4", distance=5)
+    assert "no full table can serve 4x4 in the multi-tile metric" in str(refused.value)

@@ -292,6 +292,11 @@ pub enum ExactBy {
     Table(Toward<Table<Bytes>>),
     /// The class's pattern databases, searched by IDA*.
     Patterns(Toward<PatternDb<Bytes>>),
+    /// In the multi-tile metric, a 4×4 goal with its blank in a corner:
+    /// IDA* under the 4×4 coloured pattern database
+    /// ([`Solver::solve_multi`]), which the first such search in a process
+    /// builds in memory (38 MB, about half a minute on two cores).
+    MultiSearch,
     /// Nothing: a board too big for a full table, with no pattern
     /// databases. [`Method::Exact`] then searches by IDA* with Manhattan
     /// distance.
@@ -322,6 +327,10 @@ pub(super) enum EngineKind {
         algorithm: Algorithm,
         heuristic: Heuristic,
     },
+    /// [`Solver::solve_multi`] on a goal it has the pattern database for.
+    MultiSearch {
+        solver: Arc<Solver>,
+    },
 }
 
 impl Engine {
@@ -351,6 +360,7 @@ impl Engine {
             EngineKind::Table(table) => table.get().metric(),
             EngineKind::Patterns { db, .. } => db.get().metric(),
             EngineKind::Search { solver, .. } => solver.metric(),
+            EngineKind::MultiSearch { .. } => Metric::Multi,
         }
     }
 
@@ -404,7 +414,8 @@ impl Engine {
     }
 
     /// The search it runs, if it is not a lookup: the algorithm, and the
-    /// plain estimate (`None` for pattern databases).
+    /// plain estimate (`None` for pattern databases, the multi-tile 4×4's
+    /// coloured one included).
     ///
     /// ```
     /// use slidedb::{Algorithm, Board, Database, Heuristic, Method, Shape};
@@ -418,6 +429,7 @@ impl Engine {
         match &self.kind {
             EngineKind::Table(_) => None,
             EngineKind::Patterns { algorithm, .. } => Some((*algorithm, None)),
+            EngineKind::MultiSearch { .. } => Some((Algorithm::IdaStar, None)),
             EngineKind::Search {
                 algorithm,
                 heuristic,
@@ -491,6 +503,7 @@ impl Engine {
                 algorithm,
                 heuristic,
             } => solver.solve_with_progress(board, *algorithm, *heuristic, progress),
+            EngineKind::MultiSearch { solver } => solver.solve_multi(board, progress),
         }
     }
 

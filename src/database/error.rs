@@ -126,12 +126,12 @@ pub enum DatabaseError {
         why: &'static str,
     },
     /// Boards of this size have no full table.
-    #[error(
-        "no full table can serve {shape}: full tables go up to {MAX_TABLE_CELLS} cells; {shape} boards are answered through pattern databases"
-    )]
+    #[error("{}", too_big(*shape, *metric))]
     TooBig {
         /// The board size.
         shape: Shape,
+        /// The metric asked for.
+        metric: Metric,
     },
     /// No pattern databases of the goal's class are in the data folder (or
     /// there is no data folder).
@@ -191,4 +191,16 @@ pub enum DatabaseError {
 /// class's file name.
 fn own_name(holds: &Board) -> String {
     crate::store::default_file_name(crate::symmetry::GoalClass::of(holds).canonical())
+}
+
+/// What [`DatabaseError::TooBig`] says: what answers such boards instead.
+fn too_big(shape: Shape, metric: Metric) -> String {
+    match metric {
+        Metric::Single => format!(
+            "no full table can serve {shape}: full tables go up to {MAX_TABLE_CELLS} cells; {shape} boards are answered through pattern databases"
+        ),
+        Metric::Multi => format!(
+            "no full table can serve {shape} in the multi-tile metric: full tables go up to {MAX_TABLE_CELLS} cells; {shape} boards are solved and probed there by IDA*, but counts, layers, random boards and stats need a table"
+        ),
+    }
 }

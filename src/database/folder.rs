@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use super::{Database, DatabaseError, MAX_FALLBACK_CELLS, MAX_MULTI_CELLS};
 use crate::board::{Board, MAX_CELLS, Metric, Shape};
+use crate::solver::Solver;
 use crate::store;
 use crate::symmetry::{BuiltFor, GoalClass};
 use crate::table::{MANIFEST_NAME, MAX_TABLE_CELLS};
@@ -83,7 +84,8 @@ impl DataFile {
 pub enum AnsweredBy {
     /// A lookup in the full table: found, open, or built on first use.
     Table,
-    /// IDA* over pattern databases.
+    /// IDA* over pattern databases (in the multi-tile metric, the 4×4's
+    /// coloured one, built in memory by the first search).
     Patterns,
     /// IDA* with Manhattan distance, for lack of pattern databases: exact,
     /// but it can take minutes a board.
@@ -201,9 +203,10 @@ impl Database {
         let shape = goal.shape();
         let metric = self.metric;
         if metric == Metric::Multi {
-            // Full tables only, of up to 14 cells (see `Database::exact`).
+            // Full tables of up to 14 cells, and past them the 4x4's
+            // coloured pattern database (see `Database::exact`).
             if shape.cells() > MAX_MULTI_CELLS {
-                return None;
+                return Solver::multi_patterns_serve(goal).then_some(AnsweredBy::Patterns);
             }
             if let Some(table) = self.named_table() {
                 return (table.serves(goal) && table.metric() == metric)

@@ -50,6 +50,7 @@ pub use folder::{AnsweredBy, DataFile, Holds, Size};
 use slots::{FolderMark, Looked, Slots, lock};
 
 use crate::board::{Board, Metric, Shape};
+use crate::multi_heuristic::ColourPdb;
 use crate::output;
 use crate::pdb::PatternDb;
 use crate::random::SplitMix64;
@@ -64,10 +65,12 @@ use crate::table::{MAX_IN_MEMORY_CELLS, MAX_TABLE_CELLS, PathCount, Probe, RareL
 /// past it (a 5×5 board could take days) the answer is
 /// [`DatabaseError::MissingPatterns`] unless a search is named.
 pub const MAX_FALLBACK_CELLS: usize = 16;
-/// The most cells answered in the multi-tile metric: from full tables of
-/// up to 14 cells (2×7), as in the single-tile metric (those over 12 cells
-/// from a file built beforehand). Bigger boards in that metric are
-/// refused ([`DatabaseError::Unanswered`]).
+/// The most cells answered from full tables in the multi-tile metric: up
+/// to 14 cells (2×7), as in the single-tile metric (those over 12 cells
+/// from a file built beforehand). Past them, 4×4 boards toward a goal
+/// with the blank in a corner are solved by IDA* ([`ExactBy::MultiSearch`]);
+/// other bigger boards in that metric are refused
+/// ([`DatabaseError::Unanswered`]).
 pub const MAX_MULTI_CELLS: usize = MAX_TABLE_CELLS;
 /// Tables of at least this many boards (3×4, 2×6 and up) keep their rare
 /// layers in a file beside them, once listed.
@@ -335,26 +338,29 @@ impl Database {
         self.metric
     }
 
-    /// Refuses what the metric does not answer: in the multi-tile metric,
-    /// boards of more than [`MAX_MULTI_CELLS`] cells, and every method but
-    /// the full table's.
-    fn check_metric(&self, shape: Shape, method: Method) -> Result<(), DatabaseError> {
+    /// Refuses what the metric does not answer toward `goal`: in the
+    /// multi-tile metric, boards of more than [`MAX_MULTI_CELLS`] cells
+    /// but the 4×4 toward a goal with its blank in a corner (searched under
+    /// the coloured pattern database, [`Solver::multi_patterns_serve`]),
+    /// and every method but the exact one and a named classic search.
+    fn check_metric(&self, goal: &Board, method: Method) -> Result<(), DatabaseError> {
         // A classic search named by the caller runs in either metric.
         if self.metric == Metric::Single || matches!(method, Method::Search(..)) {
             return Ok(());
         }
-        if shape.cells() > MAX_MULTI_CELLS {
+        let shape = goal.shape();
+        if shape.cells() > MAX_MULTI_CELLS && !Solver::multi_patterns_serve(goal) {
             return Err(DatabaseError::Unanswered {
                 metric: self.metric,
                 shape,
-                why: "full tables in this metric go up to 14 cells (2x7), and there are no pattern databases for it yet",
+                why: "full tables in this metric go up to 14 cells (2x7), and past them only 4x4 boards toward a goal with the blank in a corner are searched",
             });
         }
         if method != Method::Exact {
             return Err(DatabaseError::Unanswered {
                 metric: self.metric,
                 shape,
-                why: "the pattern databases count single-tile moves; the full table or a classic search answers",
+                why: "the pattern databases count single-tile moves; the exact answer or a classic search answers",
             });
         }
         Ok(())
@@ -485,11 +491,26 @@ impl Database {
     /// assert!(db.engine(&Board::solved(Shape::new(3, 4).unwrap()), Method::Exact).is_err());
     /// ```
     pub fn engine(&self, goal: &Board, method: Method) -> Result<Engine, DatabaseError> {
-        self.check_metric(goal.shape(), method)?;
+        self.check_metric(goal, method)?;
         let class = GoalClass::of(goal);
         let kind = match method {
             Method::Exact => match self.exact(goal)? {
                 ExactBy::Table(table) => EngineKind::Table(table),
+                ExactBy::MultiSearch => {
+                    // Built here, where a caller expects to wait, and said:
+                    // not inside the first search's deadline.
+                    if !ColourPdb::four_by_four_is_built() {
+                        self.inner.report(&Event::BuildingMultiPatterns);
+                        let began = Instant::now();
+                        ColourPdb::four_by_four();
+                        self.inner.report(&Event::BuiltMultiPatterns {
+                            elapsed: began.elapsed(),
+                        });
+                    }
+                    EngineKind::MultiSearch {
+                        solver: Arc::new(Solver::new(goal).with_metric(Metric::Multi)),
+                    }
+                }
                 ExactBy::Patterns(db) => EngineKind::Patterns {
                     db,
                     algorithm: Algorithm::IdaStar,
@@ -556,7 +577,7 @@ impl Database {
         let named = self.named_patterns().is_some_and(|p| p.shape() == shape);
         if shape.cells() > MAX_TABLE_CELLS
             || named
-            || self.check_metric(shape, Method::Exact).is_err()
+            || self.check_metric(goal, Method::Exact).is_err()
         {
             return None;
         }
@@ -601,8 +622,11 @@ impl Database {
     /// ```
     pub fn exact(&self, goal: &Board) -> Result<ExactBy, DatabaseError> {
         let shape = goal.shape();
-        self.check_metric(shape, Method::Exact)?;
+        self.check_metric(goal, Method::Exact)?;
         if self.metric == Metric::Multi {
+            if shape.cells() > MAX_MULTI_CELLS {
+                return Ok(ExactBy::MultiSearch);
+            }
             return Ok(ExactBy::Table(self.table(goal)?));
         }
         let named = self.named_patterns().is_some_and(|p| p.shape() == shape);
@@ -688,8 +712,11 @@ impl Database {
         }
         if shape.cells() > MAX_TABLE_CELLS {
             // In the multi-tile metric, said as the other answers say it.
-            self.check_metric(shape, Method::Exact)?;
-            return Err(DatabaseError::TooBig { shape });
+            self.check_metric(goal, Method::Exact)?;
+            return Err(DatabaseError::TooBig {
+                shape,
+                metric: self.metric,
+            });
         }
         // The class's slot is held while its file is opened or built:
         // other classes go on meanwhile.

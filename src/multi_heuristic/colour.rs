@@ -181,6 +181,9 @@ impl Ranker {
     }
 }
 
+/// [`ColourPdb::four_by_four`], once built.
+static FOUR_BY_FOUR: OnceLock<ColourPdb> = OnceLock::new();
+
 /// The exact multi-tile distances of one coloured abstraction of a shape:
 /// which colour each goal cell's tile has, and where the goal's blank is.
 /// One byte an abstract state (the 4×4 colouring of
@@ -357,12 +360,23 @@ impl ColourPdb {
     /// assert_eq!(ColourPdb::four_by_four().states(), 151_351_200);
     /// ```
     pub fn four_by_four() -> &'static ColourPdb {
-        static PDB: OnceLock<ColourPdb> = OnceLock::new();
-        PDB.get_or_init(|| {
+        FOUR_BY_FOUR.get_or_init(|| {
             ColourPdb::new(Shape::new(4, 4).unwrap(), &ColourPdb::FOUR_BY_FOUR)
                 .expect("the 4x4 colouring is valid")
                 .packed()
         })
+    }
+
+    /// Whether [`four_by_four`](ColourPdb::four_by_four) is built already
+    /// in this process (a call then returns at once).
+    ///
+    /// ```
+    /// use slidedb::multi_heuristic::ColourPdb;
+    /// ColourPdb::four_by_four();
+    /// assert!(ColourPdb::four_by_four_is_built());
+    /// ```
+    pub fn four_by_four_is_built() -> bool {
+        FOUR_BY_FOUR.get().is_some()
     }
 
     /// The abstraction of `goal`'s shape that paints the tiles of each

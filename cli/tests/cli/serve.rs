@@ -469,8 +469,8 @@ fn ok_ndjson(response: &Response) -> Vec<Value> {
 
 /// `?metric=multi` answers as `--metric multi` does on the command line
 /// (the record names its metric, and a solution its slides); a bad metric
-/// is 400, and a board the metric is not answered for here is a 4xx
-/// saying so.
+/// is 400, a board the metric is not answered for here (3x5) is a 4xx
+/// saying so, and a 4x4 board is searched.
 #[test]
 fn the_multi_tile_metric_is_asked_by_a_parameter_and_answers_as_the_command_line() {
     let server = Server::start(&[]);
@@ -544,13 +544,35 @@ fn the_multi_tile_metric_is_asked_by_a_parameter_and_answers_as_the_command_line
     ));
     let message = bad.error(400);
     assert!(message.contains("bad metric \"diagonal\""), "{message}");
-    let big = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    let big = "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14";
     let refused = server.get(&url(
         "/api/v1/solve",
-        &[("board", big), ("metric", "multi")],
+        &[("board", big), ("size", "3x5"), ("metric", "multi")],
     ));
     let message = refused.error(400);
     assert!(message.contains("multi-tile metric"), "{message}");
+    // 4x4 is searched (under a table each process builds once): the
+    // server's probe is the command line's.
+    let four = "12 1 10 2 7 11 4 14 5 0 9 15 8 13 6 3";
+    let probed = ok_json(&server.get(&url(
+        "/api/v1/probe",
+        &[("board", four), ("metric", "multi")],
+    )));
+    assert_eq!(
+        probed,
+        cli_one(&data, &["probe", "--json", "--metric", "multi", four])
+    );
+    assert_eq!(probed["metric"], "multi");
+    let moves = probed["moves"].as_array().unwrap();
+    // Up to (4 - 1) + (4 - 1) slides from a board, one closer among them.
+    assert_eq!(moves.len(), 6, "{probed}");
+    assert!(
+        moves
+            .iter()
+            .any(|m| m["optimal"] == true
+                && m["distance"] == probed["distance"].as_u64().unwrap() - 1),
+        "{probed}"
+    );
     let message = server.get("/api/v1/sizes?metric=sideways").error(400);
     assert!(message.contains("bad metric"), "{message}");
 }

@@ -331,7 +331,10 @@ pub fn explain(data: Option<&Path>, e: DatabaseError, goal: Option<&Board>) -> a
                 &format!("{data} --pdb {}", suggested_sizes(goal.shape()))
             )
         )),
-        DatabaseError::TooBig { shape } => Some(format!(
+        DatabaseError::TooBig {
+            shape,
+            metric: Metric::Single,
+        } => Some(format!(
             "build them with slidedb-gen --size {shape} --pdb {}",
             suggested_sizes(*shape)
         )),

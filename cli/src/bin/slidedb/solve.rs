@@ -54,8 +54,9 @@ pub enum HeuristicArg {
     Manhattan,
     /// Manhattan distance plus linear conflicts.
     LinearConflict,
-    /// The rows' and columns' walking distances in the multi-tile metric
-    /// (its default there; admissible but weak in the single-tile one).
+    /// The rows' and columns' walking distances in the multi-tile metric,
+    /// or where larger a coloured abstraction's (its default there;
+    /// admissible but weak in the single-tile one).
     WalkingDistance,
     /// Additive pattern databases (see --pdb), and for IDA* their mirror.
     Pdb,

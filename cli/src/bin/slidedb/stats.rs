@@ -124,6 +124,9 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     let found = match data.exact(data.shape())? {
         ExactBy::Table(table) => table,
         ExactBy::Patterns(db) => return patterns(args, &db),
+        // Searched, with no file to describe: the error says stats needs
+        // a table.
+        ExactBy::MultiSearch => data.table_for("stats", data.shape())?,
         // Nothing to describe: the error names what to build.
         _ => return patterns(args, &data.require_patterns(data.shape())?),
     };

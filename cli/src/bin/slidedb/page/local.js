@@ -9,14 +9,14 @@
 // carrying the message and the status the server would give. Every
 // question but `sizes` may name a metric (`metric=multi`): it is answered
 // from the tables of that metric, and a size the site does not answer in
-// it is refused in the server's words (data/site.json keeps them).
+// it is refused in the site's words (data/site.json keeps them).
 
 import { formatBoard, openTable, parseBoard } from "./slidedb/index.js";
 
 /// The site's sizes per metric: {metrics: {single: {sizes}, multi:
 /// {sizes, refused}}}, each size {size, exact, goal, file} for a table or
 /// {size, exact, goal, files} for pattern databases, and `refused` the
-/// library's reason by size for the sizes not answered in that metric.
+/// site's reason by size for the sizes not answered in that metric.
 const site = fetch("data/site.json").then((response) => {
   if (!response.ok) throw new Error(`data/site.json: ${response.status} ${response.statusText}`);
   return response.json();
