@@ -719,7 +719,7 @@ impl Solver {
     pub fn solve_multi(
         &self,
         board: &Board,
-        mut progress: impl FnMut(&Stats) -> ControlFlow<()>,
+        mut progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
     ) -> Result<Solution, SolveError> {
         check_shape(self.goal.shape(), board.shape())?;
         if !board.can_reach(&self.goal) {

@@ -2,10 +2,17 @@
 //! the board packed four bits a cell in a `u64`, and beside it the colour
 //! of each cell in [`ColourPdb::four_by_four`]'s colouring, for the board
 //! and for its transpose, both kept up to date at each step of the blank;
-//! the estimate is the larger of the two abstract distances. Nothing is allocated per node and
-//! no hash map is read; a node's up to six children are ranked first and
-//! their two table entries prefetched before any is read, so the cache
-//! misses of one node overlap.
+//! the estimate is the larger of the two abstract distances. Nothing is
+//! allocated per node and no hash map is read; a node's up to six children
+//! are ranked first and their two table entries prefetched before any is
+//! read, so the cache misses of one node overlap.
+//!
+//! Each iteration of IDA* lists the nodes [`FRONTIER_DEPTH`] moves deep
+//! that its bound keeps, in depth-first order, and searches below them as
+//! rayon tasks, on every core. The solution kept is the one below the
+//! first such node that has one, as one thread would find it: a task
+//! stops when a node before its own has a solution, and goes on when only
+//! one after it has. So the answer does not depend on the threads.
 //!
 //! Any goal with its blank in a corner is served: the board and goal are
 //! first mirrored so the goal's blank is in the last cell, then their tiles
@@ -14,7 +21,12 @@
 //! end.
 
 use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
 use std::time::Instant;
+
+use rayon::prelude::*;
 
 use crate::board::{Board, Metric, Move};
 use crate::multi_heuristic::ColourPdb;
@@ -62,8 +74,49 @@ struct Child {
     axis: u8,
 }
 
-/// One search: the table, the colours of each tile for the two probes,
-/// the iteration's bound, the path so far, and the work done.
+/// How deep the frontier whose subtrees the workers share is: a few
+/// hundred nodes on a hard board, enough for two or more cores to keep
+/// busy, each a task for rayon.
+const FRONTIER_DEPTH: u32 = 5;
+
+/// What the workers of one search share: the iteration's outcome as it is
+/// found, and the progress callback with the work told to it so far.
+struct Shared<F> {
+    /// The lowest index of a frontier node found in this iteration to
+    /// have a solution below it (`usize::MAX`: none yet): the workers
+    /// after it stop, those before it go on, so that the solution kept is
+    /// the first in depth-first order, the one a single thread finds.
+    found: AtomicUsize,
+    /// Set when the callback says stop.
+    stop: AtomicBool,
+    /// The least bound past the iteration's, over every subtree.
+    next_bound: AtomicU32,
+    /// The callback, and the work done so far, as told to it.
+    report: Mutex<(F, Stats)>,
+    clock: Instant,
+}
+
+impl<F: FnMut(&Stats) -> ControlFlow<()>> Shared<F> {
+    /// Adds a worker's work to the total, and shows the total to the
+    /// callback if `show` (and it has not said stop: once is enough).
+    fn tell(&self, expanded: u64, generated: u64, bound: u32, show: bool) {
+        let mut report = self.report.lock().unwrap_or_else(|e| e.into_inner());
+        let (progress, stats) = &mut *report;
+        stats.expanded += expanded;
+        stats.generated += generated;
+        stats.bound = bound;
+        if show && !self.stop.load(Relaxed) {
+            stats.elapsed = self.clock.elapsed();
+            if progress(stats).is_break() {
+                self.stop.store(true, Relaxed);
+            }
+        }
+    }
+}
+
+/// One worker's search below a node: the table, the colours of each tile
+/// for the two probes, the iteration's bound, the path so far, and the
+/// work not yet told.
 struct Search<'a, F> {
     pdb: &'a ColourPdb,
     /// The colour of each tile (by its default name), and the colour its
@@ -74,10 +127,15 @@ struct Search<'a, F> {
     next_bound: u32,
     /// The blank's cell after each move so far.
     path: Vec<u8>,
-    stats: Stats,
-    clock: Instant,
-    progress: F,
-    stopped: bool,
+    expanded: u64,
+    generated: u64,
+    /// The frontier node it searches below (its index), and what the
+    /// workers share.
+    index: usize,
+    shared: &'a Shared<F>,
+    /// Whether it stopped before its subtree was done: told to, or a
+    /// frontier node before its own has a solution.
+    quit: bool,
 }
 
 impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
@@ -96,24 +154,14 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
         n
     }
 
-    /// Depth-first below `n`, reached in `g` moves, the last along `axis`
-    /// (0 vertical, 1 horizontal, 2 none): whether the goal was found
-    /// within the bound.
-    fn dfs(&mut self, n: &Node, g: u32, axis: u8) -> bool {
-        if n.tiles == GOAL {
-            return true;
-        }
-        self.stats.expanded += 1;
-        if self.stats.expanded & (PROGRESS_EVERY - 1) == 0 {
-            self.stats.elapsed = self.clock.elapsed();
-            if (self.progress)(&self.stats).is_break() {
-                self.stopped = true;
-                return false;
-            }
-        }
+    /// The children of `n`, reached in `g` moves, the last along `axis`
+    /// (0 vertical, 1 horizontal, 2 none) that the bound keeps, into
+    /// `kids`, in the order they are searched: how many. The least `f`
+    /// of those it cuts goes into `next_bound`.
+    #[inline(always)]
+    fn children(&mut self, n: &Node, g: u32, axis: u8, kids: &mut [Child; 6]) -> usize {
         // The children: ranked, and the board's entry of each asked for,
         // before any is read.
-        let mut kids = [Child::default(); 6];
         let mut count = 0;
         let b = n.blank as usize;
         let (r, c) = (b / 4, b % 4);
@@ -138,11 +186,11 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
                 count += 1;
             }
         }
-        self.stats.generated += count as u64;
+        self.generated += count as u64;
         // Those the board's entry keeps: their transpose's entry asked for.
-        let mut live = [0usize; 6];
         let mut alive = 0;
-        for (i, kid) in kids[..count].iter_mut().enumerate() {
+        for i in 0..count {
+            let mut kid = kids[i];
             kid.node.h = next_distance(n.h, self.pdb.mod3(kid.index));
             let f = g + 1 + kid.node.h as u32;
             if f > self.bound {
@@ -152,35 +200,89 @@ impl<F: FnMut(&Stats) -> ControlFlow<()>> Search<'_, F> {
             kid.f = f;
             kid.index = self.pdb.index16(kid.node.colours_t);
             prefetch(self.pdb.mod3_byte(kid.index));
-            live[alive] = i;
+            kids[alive] = kid;
             alive += 1;
         }
         // Those both entries keep.
         let mut kept = 0;
-        for k in 0..alive {
-            let i = live[k];
-            let kid = &mut kids[i];
+        for i in 0..alive {
+            let mut kid = kids[i];
             kid.node.h_t = next_distance(n.h_t, self.pdb.mod3(kid.index));
             let f = kid.f.max(g + 1 + kid.node.h_t as u32);
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            live[kept] = i;
+            kids[kept] = kid;
             kept += 1;
         }
-        for &i in &live[..kept] {
-            let kid = kids[i];
+        kept
+    }
+
+    /// Depth-first below `n`, reached in `g` moves, the last along `axis`:
+    /// whether the goal was found within the bound.
+    fn dfs(&mut self, n: &Node, g: u32, axis: u8) -> bool {
+        if n.tiles == GOAL {
+            return true;
+        }
+        self.expanded += 1;
+        if self.expanded & (PROGRESS_EVERY - 1) == 0 {
+            self.shared
+                .tell(self.expanded, self.generated, self.bound, true);
+            (self.expanded, self.generated) = (0, 0);
+        }
+        // A relaxed load a node, of a line that changes a few times a
+        // search.
+        if self.shared.found.load(Relaxed) < self.index || self.shared.stop.load(Relaxed) {
+            self.quit = true;
+            return false;
+        }
+        let mut kids = [Child::default(); 6];
+        let kept = self.children(n, g, axis, &mut kids);
+        for kid in &kids[..kept] {
             self.path.push(kid.node.blank);
             if self.dfs(&kid.node, g + 1, kid.axis) {
                 return true;
             }
             self.path.pop();
-            if self.stopped {
+            if self.quit {
                 return false;
             }
         }
         false
+    }
+
+    /// Depth-first below `n` as [`dfs`](Search::dfs), but only down to
+    /// `depth` moves: the nodes there (each with its path and axis) go
+    /// into `frontier`, in the order `dfs` would search them. The goal's
+    /// path, if it is found on the way.
+    fn frontier(
+        &mut self,
+        n: &Node,
+        g: u32,
+        axis: u8,
+        depth: u32,
+        frontier: &mut Vec<(Node, u8, Vec<u8>)>,
+    ) -> Option<Vec<u8>> {
+        if n.tiles == GOAL {
+            return Some(self.path.clone());
+        }
+        if g == depth {
+            frontier.push((*n, axis, self.path.clone()));
+            return None;
+        }
+        self.expanded += 1;
+        let mut kids = [Child::default(); 6];
+        let kept = self.children(n, g, axis, &mut kids);
+        for kid in &kids[..kept] {
+            self.path.push(kid.node.blank);
+            let found = self.frontier(&kid.node, g + 1, kid.axis, depth, frontier);
+            self.path.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
     }
 }
 
@@ -223,7 +325,7 @@ pub(super) fn serves(goal: &Board) -> bool {
 pub(super) fn solve(
     goal: &Board,
     board: &Board,
-    progress: impl FnMut(&Stats) -> ControlFlow<()>,
+    progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
 ) -> Result<Solution, SolveError> {
     debug_assert!(serves(goal));
     // Mirror so the goal's blank is in cell 15: the map `c ^ mirror`
@@ -260,45 +362,78 @@ pub(super) fn solve(
     }
     start.h = pdb.exact(start.colours) as u8;
     start.h_t = pdb.exact(start.colours_t) as u8;
-    let mut search = Search {
+    let shared = Shared {
+        found: AtomicUsize::new(usize::MAX),
+        stop: AtomicBool::new(false),
+        next_bound: AtomicU32::new(u32::MAX),
+        report: Mutex::new((progress, Stats::default())),
+        clock: Instant::now(),
+    };
+    let worker = |index: usize, bound: u32, path: Vec<u8>| Search {
         pdb,
         colour,
         colour_t,
-        bound: 0,
-        next_bound: 0,
-        path: Vec::with_capacity(MAX_MOVES as usize + 1),
-        stats: Stats::default(),
-        clock: Instant::now(),
-        progress,
-        stopped: false,
+        bound,
+        next_bound: u32::MAX,
+        path,
+        expanded: 0,
+        generated: 0,
+        index,
+        shared: &shared,
+        quit: false,
     };
-    search.bound = start.h.max(start.h_t) as u32;
-    loop {
-        search.stats.bound = search.bound;
-        search.next_bound = u32::MAX;
-        search.path.clear();
-        search.path.push(start.blank);
-        if search.dfs(&start, 0, 2) {
-            break;
+    let mut bound = start.h.max(start.h_t) as u32;
+    let path = loop {
+        // The frontier, by one thread; the subtrees below it, by all.
+        let mut frontier = Vec::new();
+        let mut top = worker(0, bound, vec![start.blank]);
+        let found = top.frontier(&start, 0, 2, FRONTIER_DEPTH, &mut frontier);
+        shared.tell(top.expanded, top.generated, bound, false);
+        if let Some(path) = found {
+            break path;
         }
-        if search.stopped {
-            search.stats.elapsed = search.clock.elapsed();
-            return Err(SolveError::Stopped {
-                stats: search.stats,
-            });
+        shared.found.store(usize::MAX, Relaxed);
+        shared.next_bound.store(top.next_bound, Relaxed);
+        let paths: Vec<Option<Vec<u8>>> = frontier
+            .into_par_iter()
+            .enumerate()
+            .map(|(index, (node, axis, path))| {
+                if shared.found.load(Relaxed) < index || shared.stop.load(Relaxed) {
+                    return None;
+                }
+                let mut search = worker(index, bound, path);
+                search.path.reserve(MAX_MOVES as usize + 1);
+                let found = search.dfs(&node, FRONTIER_DEPTH, axis);
+                shared.tell(search.expanded, search.generated, bound, false);
+                if found {
+                    shared.found.fetch_min(index, Relaxed);
+                    return Some(search.path);
+                }
+                shared.next_bound.fetch_min(search.next_bound, Relaxed);
+                None
+            })
+            .collect();
+        // The first subtree in depth-first order with a solution.
+        if let Some(path) = paths.into_iter().flatten().next() {
+            break path;
         }
-        if search.next_bound > MAX_MOVES {
+        let stats = report_stats(&shared);
+        if shared.stop.load(Relaxed) {
+            return Err(SolveError::Stopped { stats });
+        }
+        bound = shared.next_bound.load(Relaxed);
+        if bound > MAX_MOVES {
             return Err(SolveError::SearchLimit {
                 what: format!("no path within {MAX_MOVES} moves"),
             });
         }
-        search.bound = search.next_bound;
-    }
-    search.stats.elapsed = search.clock.elapsed();
-    search.stats.peak_open = search.path.len() as u64;
-    search.stats.peak_visited = search.stats.peak_open;
+    };
+    let mut stats = report_stats(&shared);
+    stats.bound = bound;
+    stats.peak_open = path.len() as u64;
+    stats.peak_visited = stats.peak_open;
     // The blank's cells, mirrored back, become its letters.
-    let cells: Vec<usize> = search.path.iter().map(|&c| c as usize ^ mirror).collect();
+    let cells: Vec<usize> = path.iter().map(|&c| c as usize ^ mirror).collect();
     let mut moves = Vec::new();
     for w in cells.windows(2) {
         let (a, b) = (w[0], w[1]);
@@ -312,6 +447,15 @@ pub(super) fn solve(
     Ok(Solution {
         moves: Some(moves),
         metric: Metric::Multi,
-        stats: Some(search.stats),
+        stats: Some(stats),
     })
+}
+
+/// The work told so far, and the time since the search began.
+fn report_stats<F>(shared: &Shared<F>) -> Stats {
+    let report = shared.report.lock().unwrap_or_else(|e| e.into_inner());
+    Stats {
+        elapsed: shared.clock.elapsed(),
+        ..report.1
+    }
 }

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use slidedb::multi_heuristic::{BLANK_CELL, ColourPdb, MultiEstimate};
 use slidedb::random::{SplitMix64, random_board};
 use slidedb::search::{self, Limits};
-use slidedb::{Board, Index, Indexer, Metric, Shape, Solver, table::generate_in};
+use slidedb::{Board, Index, Indexer, Metric, Shape, SolveError, Solver, table::generate_in};
 
 /// Every board that reaches the default goal of `rows`×`cols`: the
 /// estimate is at most the table's distance, and 0 only at the goal.
@@ -340,4 +340,56 @@ fn the_4x4_search_matches_the_general_one_toward_goals_with_a_corner_blank() {
         .unwrap();
     assert!(found.distance().unwrap() >= MultiEstimate::new(&solved).estimate(&board));
     assert_eq!(board.apply_all(found.moves.as_ref().unwrap()), Some(solved));
+}
+
+/// The 4×4 search shares each iteration's subtrees among threads, yet
+/// answers as one thread does (the first solution in depth-first order,
+/// not the first a thread finds); a progress callback that says stop
+/// stops every thread.
+#[test]
+fn the_4x4_search_answers_the_same_on_one_thread_and_on_several() {
+    let goal = Board::solved(Shape::new(4, 4).unwrap());
+    let solver = Solver::new(&goal);
+    let mut rng = SplitMix64::new(91);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let four = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    // The board that took the most nodes.
+    let mut hardest = (0, goal);
+    for _ in 0..4 {
+        let board = random_board(&goal, &mut rng);
+        let solve = || {
+            solver
+                .solve_multi(&board, |_| ControlFlow::Continue(()))
+                .unwrap()
+        };
+        let alone = one.install(solve);
+        let shared = four.install(solve);
+        assert_eq!(alone.moves, shared.moves, "{board}");
+        assert_eq!(board.apply_all(alone.moves.as_ref().unwrap()), Some(goal));
+        let nodes = alone.stats.unwrap().expanded;
+        if nodes > hardest.0 {
+            hardest = (nodes, board);
+        }
+    }
+    // Enough work that each of four threads reports at least once.
+    let (nodes, board) = hardest;
+    assert!(nodes > 8 * slidedb::search::PROGRESS_EVERY, "{nodes} nodes");
+    let mut calls = 0;
+    let stopped = four.install(|| {
+        solver.solve_multi(&board, |_| {
+            calls += 1;
+            ControlFlow::Break(())
+        })
+    });
+    assert!(
+        matches!(stopped, Err(SolveError::Stopped { .. })),
+        "{stopped:?}"
+    );
+    assert_eq!(calls, 1, "the first report stops the search");
 }
