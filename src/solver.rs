@@ -692,9 +692,11 @@ impl Solver {
     /// A 4×4 goal with its blank in a corner has its own search: a packed
     /// board and the larger of two lookups (the board's and its
     /// transpose's) in [`ColourPdb::four_by_four`], a 38 MB table the first
-    /// such call in a process builds (tens of seconds on two cores); a
-    /// random 4×4 board then takes 0.08 s on average and at most about a
-    /// second (100 seeded boards, docs/multi-tile-heuristic.md). Every other goal uses
+    /// such call in a process builds (tens of seconds on two cores); each
+    /// iteration's subtrees are searched on every core (rayon), and the
+    /// answer is the one a single thread finds. A random 4×4 board then
+    /// takes 0.04 s on average on two cores, and under half a second for
+    /// the slowest of 100 seeded boards (docs/multi-tile-heuristic.md). Every other goal uses
     /// [`MultiEstimate`] (walking distances, and a coloured abstraction
     /// on shapes whose table is small): milliseconds up to 12 cells, but
     /// far too slow on a random 4×4 board toward a goal whose blank is not
