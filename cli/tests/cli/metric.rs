@@ -2,7 +2,16 @@
 //! and on `slidedb`'s commands, the data folder's file per metric, and a
 //! file of one metric asked for in the other refused, naming both.
 
+use std::path::Path;
+
 use crate::exe::{self, path_str, run_gen, tempdir};
+
+/// Builds the `size` table in the multi-tile metric into `file`.
+fn gen_multi(size: &str, file: &Path, data: &Path) {
+    let args = ["--size", size, "--metric", "multi", "--out", path_str(file)];
+    let (code, _, err) = run_gen(&[&args[..], &["--quiet"]].concat(), data);
+    assert_eq!(code, 0, "{err}");
+}
 
 #[test]
 fn solve_probe_and_count_answer_in_the_metric_asked_for() {
@@ -58,19 +67,7 @@ fn a_file_of_one_metric_is_refused_in_the_other_naming_both() {
     let dir = tempdir();
     let data = tempdir();
     let file = dir.path().join("multi.slidedb");
-    let (code, _, err) = run_gen(
-        &[
-            "--size",
-            "2x3",
-            "--metric",
-            "multi",
-            "--out",
-            path_str(&file),
-            "--quiet",
-        ],
-        data.path(),
-    );
-    assert_eq!(code, 0, "{err}");
+    gen_multi("2x3", &file, data.path());
     let board = "4 1 2 5 0 3";
     // Named alone, the file answers in its own metric.
     let (code, out, err) = exe::run(&["stats", "--table", path_str(&file)], None, data.path());
@@ -523,19 +520,7 @@ fn verify_finds_a_wrong_entry_of_a_multi_tile_table() {
     let data = tempdir();
     let dir = tempdir();
     let file = dir.path().join("multi.slidedb");
-    let (code, _, err) = run_gen(
-        &[
-            "--size",
-            "3x3",
-            "--metric",
-            "multi",
-            "--out",
-            path_str(&file),
-            "--quiet",
-        ],
-        data.path(),
-    );
-    assert_eq!(code, 0, "{err}");
+    gen_multi("3x3", &file, data.path());
     let (code, out, err) = exe::run(
         &["verify", "--table", path_str(&file), "--sample", "10"],
         None,
