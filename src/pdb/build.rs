@@ -3,20 +3,25 @@
 //! A state is a placement of the group's tiles together with the *region*
 //! of the blank: the connected set of free cells (cells without a group
 //! tile) it can wander through by moving only the other, unlabelled tiles,
-//! which costs nothing. Every region is named by its lowest cell, so each
-//! remaining edge (a group tile sliding into the blank) costs exactly one
-//! move and the search is a plain layered BFS over these states.
+//! which costs nothing. Each remaining edge (a group tile sliding into the
+//! blank) costs exactly one move, and the search is a plain layered BFS
+//! over these states.
 //!
-//! State `s = placement_rank << stride_log | slot`, where `slot` counts the
-//! free cells below the region's lowest cell and `1 << stride_log` is
-//! `n − k` (the free cells) rounded up to a power of two, so a placement's
-//! states never straddle a word. Each state has two bits in one array:
+//! State `s = placement_rank << stride_log | slot`, where `slot` is the
+//! region's place among the placement's regions in the order of their
+//! lowest cells (almost always 0: most placements leave one region), and
+//! `1 << stride_log` is the most regions any placement of `k` tiles leaves
+//! on the board, rounded up to a power of two (8 for 7 tiles of 5×5, whose
+//! placements leave at most 6), so a placement's states never straddle a
+//! word. Each state has two bits in one array:
 //! `00` unseen, `01` in the layer being expanded, `10` in the next layer,
 //! `11` expanded earlier. Expanding a layer only ever turns `00` into `10`,
 //! with a relaxed atomic OR, from any thread; between layers an exclusive
 //! pass turns `01` into `11` and `10` into `01` and records the placements
 //! seen for the first time. For 8 tiles on 16 cells that is 518,918,400
-//! placements × 8 states × 2 bits ≈ 1.04 GB, plus 519 MB of distances.
+//! placements × 8 states × 2 bits ≈ 1.04 GB, plus 519 MB of distances;
+//! for 7 tiles on 25 cells, 2,422,728,000 placements × 8 states × 2 bits
+//! ≈ 4.85 GB, plus 2.42 GB of distances.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -246,15 +251,15 @@ struct Space {
     neighbours: [u32; MAX_CELLS],
     /// Placement-rank weight of each digit: `(n − i − 1)! / (n − k)!`.
     weight: [usize; 8],
-    /// `⌈2^34 / (n − i)⌉`, to divide by digit i's radix.
+    /// `⌈2^40 / (n − i)⌉`, to divide by digit i's radix.
     reciprocal: [u64; 8],
     /// log2 of the states per placement.
     stride_log: u32,
     /// On boards of at most [`SLOT_TABLE_CELLS`] cells, for each mask of
-    /// `n − k` free cells: four bits per cell, the slot (free cells below
-    /// its region's lowest cell) of the region of each free cell; entries
+    /// `n − k` free cells: four bits per cell, the slot (the place of its
+    /// region among the mask's, by lowest cell) of each free cell; entries
     /// for other masks are unused. Empty on larger boards, whose slots are
-    /// found by a flood fill.
+    /// found by flood fills.
     slots: Vec<u64>,
 }
 
@@ -263,7 +268,7 @@ impl Space {
         let shape = goal.shape();
         let (n, k, cols) = (shape.cells(), tiles.len(), shape.cols());
         assert!((1..=8).contains(&k) && k < n && n <= MAX_CELLS);
-        // The reciprocals divide exactly below 2^34 / 25 (see `unrank`).
+        // The reciprocals divide exactly below 2^40 / 25 (see `unrank`).
         assert!(placement_count(n, k) <= super::MAX_GROUP_ENTRIES);
         let full = (1u32 << n) - 1;
         let column = |pick: usize| (0..n).filter(move |c| c % cols == pick);
@@ -291,15 +296,16 @@ impl Space {
             neighbours,
             weight,
             reciprocal: std::array::from_fn(|i| {
-                (1u64 << 34).div_ceil(n.saturating_sub(i).max(1) as u64)
+                (1u64 << 40).div_ceil(n.saturating_sub(i).max(1) as u64)
             }),
-            stride_log: (n - k).next_power_of_two().trailing_zeros(),
+            stride_log: 0,
             slots: if n <= SLOT_TABLE_CELLS {
                 vec![0; 1 << n]
             } else {
                 Vec::new()
             },
         };
+        space.stride_log = space.most_regions().next_power_of_two().trailing_zeros();
         let mut slots = std::mem::take(&mut space.slots);
         // (Empty past SLOT_TABLE_CELLS: nothing to fill.)
         for (free, entry) in slots.iter_mut().enumerate() {
@@ -307,20 +313,44 @@ impl Space {
             if free.count_ones() as usize != n - k {
                 continue;
             }
+            // The regions come out in the order of their lowest cells.
             let mut rest = free;
+            let mut slot = 0u64;
             while rest != 0 {
                 let region = space.region(rest & rest.wrapping_neg(), free);
-                let slot = (free & ((region & region.wrapping_neg()) - 1)).count_ones() as u64;
                 rest &= !region;
                 let mut r = region;
                 while r != 0 {
                     *entry |= slot << (4 * r.trailing_zeros());
                     r &= r - 1;
                 }
+                slot += 1;
             }
         }
         space.slots = slots;
         space
+    }
+
+    /// The most regions the free cells of any placement of `k` tiles
+    /// fall into: every set of `k` cells tried (at most 25 choose 8,
+    /// about a million, in milliseconds).
+    fn most_regions(&self) -> usize {
+        let mut most = 1;
+        // Gosper's hack: every mask of n bits with k set, in order.
+        let mut taken: u32 = (1 << self.k) - 1;
+        while taken <= self.full {
+            let mut rest = self.full & !taken;
+            let mut regions = 0;
+            while rest != 0 {
+                rest &= !self.region(rest & rest.wrapping_neg(), self.full & !taken);
+                regions += 1;
+            }
+            most = most.max(regions);
+            let low = taken & taken.wrapping_neg();
+            let ripple = taken + low;
+            taken = (((ripple ^ taken) >> 2) / low) | ripple;
+        }
+        most
     }
 
     /// The connected cells of `free` reachable from `seed` (a subset of
@@ -343,22 +373,38 @@ impl Space {
         }
     }
 
-    /// The slot of the region holding `cell` when `free` is free.
+    /// The slot of the region holding `cell` when `free` is free: how
+    /// many of `free`'s regions have a lower lowest cell than its.
     #[inline]
     fn slot(&self, free: u32, cell: u32) -> u32 {
         if self.n <= SLOT_TABLE_CELLS {
             return (self.slots[free as usize] >> (4 * cell)) as u32 & 15;
         }
-        // The cells below `cell` that its region reaches decide: with none,
-        // `cell` is the region's lowest (the usual case, cheap to see when
-        // `cell` has no free cell below it at all).
-        let below = free & ((1 << cell) - 1);
-        if below == 0 {
+        // With no free cell below `cell`, its region holds the lowest free
+        // cell: slot 0 (the usual case, seen without a flood fill).
+        if free & ((1 << cell) - 1) == 0 {
             return 0;
         }
         let region = self.region(1 << cell, free);
-        let lowest = region & region.wrapping_neg();
-        (free & (lowest - 1)).count_ones()
+        // Each region with a lower lowest cell has a cell below this one's.
+        let mut below = free & ((region & region.wrapping_neg()) - 1);
+        let mut slot = 0;
+        while below != 0 {
+            below &= !self.region(below & below.wrapping_neg(), free);
+            slot += 1;
+        }
+        slot
+    }
+
+    /// The region of slot `slot` when `free` is free ([`slot`](Space::slot)
+    /// inverted).
+    #[inline]
+    fn region_of_slot(&self, free: u32, slot: u32) -> u32 {
+        let mut rest = free;
+        for _ in 0..slot {
+            rest &= !self.region(rest & rest.wrapping_neg(), free);
+        }
+        self.region(rest & rest.wrapping_neg(), free)
     }
 
     /// The placement rank of `cells` (see [`crate::rank::placement_rank`]),
@@ -376,17 +422,18 @@ impl Space {
     }
 
     /// Unpacks placement `rank` into `p`. The digits come out by
-    /// multiplying with reciprocals, not dividing: `⌈2^34 / d⌉` is `2^34/d`
-    /// plus less than 1, so the product errs by less than `rank / 2^34`
-    /// of 1, which leaves the quotient exact while `rank` < 2^34 / 25
-    /// ([`super::MAX_GROUP_ENTRIES`] is below that).
+    /// multiplying with reciprocals, not dividing: `⌈2^40 / d⌉` is `2^40/d`
+    /// plus less than 1, so the product errs by less than `rank / 2^40`
+    /// of 1, which leaves the quotient exact while `rank` < 2^40 / 25
+    /// ([`super::MAX_GROUP_ENTRIES`] is below that); the product is taken
+    /// in 128 bits.
     #[inline]
     fn unrank(&self, rank: usize, p: &mut Placement) {
-        debug_assert!((rank as u64) < (1 << 34) / 25);
+        debug_assert!((rank as u64) < (1 << 40) / 25);
         let mut digits = [0u32; 8];
         let mut rest = rank as u64;
         for i in (0..self.k).rev() {
-            let quotient = (rest * self.reciprocal[i]) >> 34;
+            let quotient = ((rest as u128 * self.reciprocal[i] as u128) >> 40) as u64;
             digits[i] = (rest - quotient * (self.n - i) as u64) as u32;
             rest = quotient;
         }
@@ -435,8 +482,7 @@ impl Space {
     /// the blank's region slides into each region cell beside it.
     #[inline]
     fn expand(&self, p: &Placement, slot: u32, marks: &Marks) {
-        // The slot's region: its lowest cell is the slot-th free cell.
-        let region = self.region(1 << select(p.free, slot), p.free);
+        let region = self.region_of_slot(p.free, slot);
         for i in 0..self.k {
             let t = p.cells[i] as u32;
             let mut into = self.neighbours[t as usize] & region;
@@ -697,6 +743,28 @@ mod tests {
             &board(3, 5, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0"),
             &[2, 7, 12, 13],
         );
+    }
+
+    /// The most regions a placement leaves, counted independently (by a
+    /// plain flood fill over every set of cells, in Python; 7 tiles of 5×5
+    /// leave at most 6): they size a placement's states.
+    #[test]
+    fn the_most_regions_of_a_placement_size_its_states() {
+        let cells = |n: u8| (1..n).map(|t| t.to_string()).collect::<Vec<_>>().join(" ") + " 0";
+        let fifteen = board(4, 4, &cells(16));
+        let five = board(5, 5, &cells(25));
+        for (goal, tiles, most, stride_log) in [
+            (&fifteen, &[1, 2, 3, 4, 5, 6, 7, 8][..], 8, 3),
+            (&fifteen, &[1, 2, 3, 4, 5, 6, 7][..], 7, 3),
+            (&five, &[1, 2, 3, 4, 5, 6][..], 5, 3),
+            (&board(3, 4, &cells(12)), &[1, 2, 3, 4, 5, 6][..], 6, 3),
+            (&board(3, 3, &cells(9)), &[1, 2, 3, 4][..], 5, 3),
+            (&board(3, 3, &cells(9)), &[1][..], 1, 0),
+        ] {
+            let space = Space::new(goal, tiles);
+            assert_eq!(space.most_regions(), most, "{tiles:?} on {}", goal.shape());
+            assert_eq!(space.stride_log, stride_log);
+        }
     }
 
     /// Past 16 cells the regions are found by a flood fill, not a table.

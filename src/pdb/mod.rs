@@ -48,8 +48,9 @@ pub(crate) const MAX_GROUP_TILES: usize = 8;
 
 /// The most entries one group may have: 518,918,400, the 8 tiles of 16
 /// cells (on 25 cells, 6 tiles have 127,512,000 and 7 have 2.4 × 10^9,
-/// too many). Its search takes `2^⌈log2(n − k)⌉ / 4 + 1` bytes an entry:
-/// 3 for 8 tiles on 16 cells, 9 for 6 tiles on 25.
+/// too many). Its search takes `2^⌈log2(r)⌉ / 4 + 1` bytes an entry,
+/// where `r` is the most regions a placement's free cells fall into: 3
+/// for 8 tiles on 16 cells (r = 8) and for 6 tiles on 25 (r = 5).
 pub(crate) const MAX_GROUP_ENTRIES: u64 = 518_918_400;
 
 /// Why a partition is not usable.
