@@ -268,8 +268,9 @@ impl Space {
         let shape = goal.shape();
         let (n, k, cols) = (shape.cells(), tiles.len(), shape.cols());
         assert!((1..=8).contains(&k) && k < n && n <= MAX_CELLS);
-        // The reciprocals divide exactly below 2^40 / 25 (see `unrank`).
-        assert!(placement_count(n, k) <= super::MAX_GROUP_ENTRIES);
+        // The reciprocals divide exactly below 2^40 / 25 (see `unrank`);
+        // ranks are u32 where the databases are read.
+        assert!(placement_count(n, k) <= super::MAX_SEARCH_ENTRIES);
         let full = (1u32 << n) - 1;
         let column = |pick: usize| (0..n).filter(move |c| c % cols == pick);
         let not_first = column(0).fold(full, |m, c| m & !(1 << c));
@@ -425,7 +426,7 @@ impl Space {
     /// multiplying with reciprocals, not dividing: `⌈2^40 / d⌉` is `2^40/d`
     /// plus less than 1, so the product errs by less than `rank / 2^40`
     /// of 1, which leaves the quotient exact while `rank` < 2^40 / 25
-    /// ([`super::MAX_GROUP_ENTRIES`] is below that); the product is taken
+    /// ([`super::MAX_SEARCH_ENTRIES`] is below that); the product is taken
     /// in 128 bits.
     #[inline]
     fn unrank(&self, rank: usize, p: &mut Placement) {
@@ -746,8 +747,8 @@ mod tests {
     }
 
     /// The most regions a placement leaves, counted independently (by a
-    /// plain flood fill over every set of cells, in Python; 7 tiles of 5×5
-    /// leave at most 6): they size a placement's states.
+    /// plain flood fill over every set of cells, in Python): they size a
+    /// placement's states.
     #[test]
     fn the_most_regions_of_a_placement_size_its_states() {
         let cells = |n: u8| (1..n).map(|t| t.to_string()).collect::<Vec<_>>().join(" ") + " 0";
@@ -757,6 +758,7 @@ mod tests {
             (&fifteen, &[1, 2, 3, 4, 5, 6, 7, 8][..], 8, 3),
             (&fifteen, &[1, 2, 3, 4, 5, 6, 7][..], 7, 3),
             (&five, &[1, 2, 3, 4, 5, 6][..], 5, 3),
+            (&five, &[1, 2, 3, 4, 5, 6, 7][..], 6, 3),
             (&board(3, 4, &cells(12)), &[1, 2, 3, 4, 5, 6][..], 6, 3),
             (&board(3, 3, &cells(9)), &[1, 2, 3, 4][..], 5, 3),
             (&board(3, 3, &cells(9)), &[1][..], 1, 0),
@@ -780,15 +782,19 @@ mod tests {
         check(&board(2, 9, &cells(18)), &[4, 13, 14]);
     }
 
-    /// Times one group of the 15-puzzle (the blank last) and prints its
-    /// histogram: `SLIDEDB_GROUPS="1,2,3,4,5,6,7,8"`, several groups split
-    /// by `/`; the 6-6-3 partition by default.
+    /// Times groups and prints their histograms: the 15-puzzle's (the
+    /// blank last) 6-6-3 by default; `SLIDEDB_GROUPS="1,2,3,4,5,6,7,8"`,
+    /// several groups split by `/`, and `SLIDEDB_GOAL` another goal (such
+    /// as the 24-puzzle's `0 1 2 … 24`).
     #[test]
     #[ignore = "a 15-puzzle group: seconds (6 tiles) to minutes (8 tiles) in release"]
     fn fifteen_puzzle_groups() {
         let groups = std::env::var("SLIDEDB_GROUPS")
             .unwrap_or_else(|_| "1,2,5,6,9,10/4,7,8,11,12,15/3,13,14".into());
-        let goal = board(4, 4, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0");
+        let goal: Board = std::env::var("SLIDEDB_GOAL")
+            .unwrap_or_else(|_| "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0".into())
+            .parse()
+            .unwrap();
         for group in groups.split('/') {
             let tiles: Vec<u8> = group
                 .split(',')

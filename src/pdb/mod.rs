@@ -53,6 +53,10 @@ pub(crate) const MAX_GROUP_TILES: usize = 8;
 /// for 8 tiles on 16 cells (r = 8) and for 6 tiles on 25 (r = 5).
 pub(crate) const MAX_GROUP_ENTRIES: u64 = 518_918_400;
 
+/// The most placements the group search handles: 2,422,728,000, the 7
+/// tiles of 25 cells (ranks fit a `u32` where databases are read).
+pub(crate) const MAX_SEARCH_ENTRIES: u64 = 2_422_728_000;
+
 /// Why a partition is not usable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
