@@ -33,10 +33,10 @@ korf50=target/release/examples/korf50
 printf '%3s %14s %9s %12s %14s %9s %12s %6s\n' id slidedb_exp cpu_s exp/cpu_s peer_exp cpu_s exp/cpu_s ratio
 tot_ours=0 tot_ours_cpu=0 tot_peer=0 tot_peer_cpu=0
 for id in "$@"; do
-  # slidedb: the instance's line of the example's table (expanded is the
-  # 7th column, cpu s the 9th).
+  # slidedb: the instance's line of the example's table (after the id and
+  # the databases' sizes: expanded is the 8th column, cpu s the 10th).
   line=$("$korf50" --data "$data" --threads 1 "$id" 2>/dev/null | awk -v id="$id" '$1 == id')
-  read -r _ len _ _ _ _ ours _ ours_cpu _ _ <<<"$line"
+  read -r _ _ len _ _ _ _ ours _ ours_cpu _ _ <<<"$line"
   # the peer: search-only CPU from its own report on stderr
   peer_line=$("$here/korf50-peer.sh" "$peer" "$peer_pdbs" "$id" 2>"${TMPDIR:-/tmp}/korf50-peer.err")
   read -r _ peer_len theirs _ <<<"$peer_line"

@@ -1,24 +1,35 @@
 //! Korf and Felner's 50 random 24-puzzle instances, solved optimally by
 //! IDA* over additive pattern databases (the larger of the sum and the sum
-//! over the board's mirror in the main diagonal): one line per instance
-//! with its length and the published one, the nodes generated and the
-//! published count, the time and the rate; then the totals. Exits 1 if a
-//! length differs from the published one, 2 on an error.
+//! over the board's mirror in the main diagonal): one line per instance and
+//! set of databases with its length and the published one, the nodes
+//! generated and the published count, the nodes expanded, the time and the
+//! rates; then the totals of each set. Exits 1 if a length differs from the
+//! published one, 2 on an error.
 //!
 //! ```text
-//! cargo run --release --example korf50 -- [--pdb SIZES] [--data DIR] [--threads N] [ID ...]
+//! cargo run --release --example korf50 -- [--pdb SIZES]... [--data DIR] [--threads N]
+//!     [--results FILE] [--cheapest N | --all | ID ...]
 //! ```
 //!
-//! With no ids, the 14 that Korf and Felner's search needed the fewest
-//! nodes for (#38, 40, 25, 32, 44, 37, 30, 13, 1, 28, 36, 5, 22, 16), in
-//! that order. The databases (6-6-6-6 unless `--pdb` names others) are
-//! memory-mapped from the data folder (`--data`, else `$SLIDEDB_DATA`,
-//! else the user's data directory), where `slidedb-gen --size 5x5 --pdb
-//! 6-6-6-6` writes them. The search runs on `--threads` threads (default:
-//! every core). The instances are `tests/data/korf50-24.txt` (goal `0 1 2
-//! … 24`, blank top left, served by the databases of the canonical goal
-//! `1 2 … 24 0`).
+//! The instances: those named; or the `--cheapest N` that Korf and Felner's
+//! search needed the fewest nodes for, fewest first; or `--all` 50 in that
+//! order. Without any, the 14 cheapest (#38, 40, 25, 32, 44, 37, 30, 13, 1,
+//! 28, 36, 5, 22, 16). Each `--pdb` names a set of databases (6-6-6-6 when
+//! none is named); with several, each instance is solved under each in
+//! turn, side by side. The databases are memory-mapped from the data
+//! folder (`--data`, else `$SLIDEDB_DATA`, else the user's data
+//! directory), where `slidedb-gen --size 5x5 --pdb 6-6-6-6` writes them.
+//! The search runs on `--threads` threads (default: every core).
+//!
+//! `--results FILE` makes the batch resumable: each instance's line is
+//! appended to FILE (and synced) as it is solved, and a rerun with the same
+//! file prints the lines already there and solves only the rest, so a batch
+//! of hours can be stopped and taken up again. The instances are
+//! `tests/data/korf50-24.txt` (goal `0 1 2 … 24`, blank top left, served by
+//! the databases of the canonical goal `1 2 … 24 0`).
 
+use std::fs::{File, OpenOptions};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -28,43 +39,79 @@ use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Database, Engine, Method, Shape};
 use slidedb::{default_data_dir, pattern_file_name};
 
-/// The 14 instances with the fewest published nodes, fewest first.
-const CHEAPEST: [u32; 14] = [38, 40, 25, 32, 44, 37, 30, 13, 1, 28, 36, 5, 22, 16];
+/// The instances file: id, the 25 cells, the optimal length, the nodes
+/// Korf and Felner's search generated.
+const INSTANCES: &str = include_str!("../tests/data/korf50-24.txt");
 
 struct Args {
-    sizes: String,
+    sizes: Vec<String>,
     data: Option<PathBuf>,
     threads: Option<usize>,
+    results: Option<PathBuf>,
     ids: Vec<u32>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
-        sizes: "6-6-6-6".into(),
+        sizes: Vec::new(),
         data: None,
         threads: None,
+        results: None,
         ids: Vec::new(),
     };
+    let mut cheapest = None;
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
-            "--pdb" => args.sizes = value("--pdb")?,
+            "--pdb" => args.sizes.push(value("--pdb")?),
             "--data" => args.data = Some(value("--data")?.into()),
+            "--results" => args.results = Some(value("--results")?.into()),
             "--threads" => {
                 let n = value("--threads")?;
                 args.threads = Some(n.parse().map_err(|_| format!("bad --threads {n:?}"))?);
             }
+            "--cheapest" => {
+                let n = value("--cheapest")?;
+                cheapest = Some(n.parse().map_err(|_| format!("bad --cheapest {n:?}"))?);
+            }
+            "--all" => cheapest = Some(50),
             id => args.ids.push(
                 id.parse()
                     .map_err(|_| format!("{id:?} is not an instance number"))?,
             ),
         }
     }
-    if args.ids.is_empty() {
-        args.ids = CHEAPEST.to_vec();
+    if args.sizes.is_empty() {
+        args.sizes.push("6-6-6-6".into());
+    }
+    match (cheapest, args.ids.is_empty()) {
+        (Some(_), false) => return Err("name instances, or --cheapest N or --all: not both".into()),
+        (Some(n), true) => args.ids = by_published_nodes(n),
+        (None, true) => args.ids = by_published_nodes(14),
+        (None, false) => {}
     }
     Ok(args)
+}
+
+/// The `n` instances Korf and Felner's search generated the fewest nodes
+/// for, fewest first.
+fn by_published_nodes(n: usize) -> Vec<u32> {
+    let mut all: Vec<(u64, u32)> = INSTANCES
+        .lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            Some((f.get(27)?.parse().ok()?, f.first()?.parse().ok()?))
+        })
+        .collect();
+    all.sort_unstable();
+    all.into_iter().take(n).map(|(_, id)| id).collect()
+}
+
+/// One set of databases: its name and the engine searching under it.
+struct Set {
+    sizes: String,
+    engine: Engine,
 }
 
 fn main() -> ExitCode {
@@ -81,44 +128,48 @@ fn main() -> ExitCode {
         Some(shape),
     )
     .expect("goal");
-    let sizes = match Partition::parse(&goal, &args.sizes) {
-        Ok(p) => p.label(&goal),
-        Err(e) => {
-            eprintln!("korf50: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let canonical = GoalClass::of(&goal).canonical().to_owned();
     let Some(dir) = args.data.clone().or_else(default_data_dir) else {
         eprintln!("korf50: no data folder: set SLIDEDB_DATA or pass --data DIR");
         return ExitCode::from(2);
     };
-    let path = dir.join(pattern_file_name(&canonical, &sizes));
-    if !path.exists() {
-        eprintln!(
-            "korf50: no {sizes} databases at {}: build them with\n    slidedb-gen --size 5x5 --pdb {sizes} --data {}",
-            path.display(),
-            dir.display()
-        );
-        return ExitCode::from(2);
-    }
-    let clock = Instant::now();
-    let engine = match Database::in_memory()
-        .patterns_file(&path)
-        .open()
-        .and_then(|db| db.engine(&goal, Method::Exact))
-    {
-        Ok(engine) => engine,
-        Err(e) => {
-            eprintln!("korf50: {e}");
+    let mut sets = Vec::new();
+    for spec in &args.sizes {
+        let sizes = match Partition::parse(&goal, spec) {
+            Ok(p) => p.label(&goal),
+            Err(e) => {
+                eprintln!("korf50: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let path = dir.join(pattern_file_name(&canonical, &sizes));
+        if !path.exists() {
+            eprintln!(
+                "korf50: no {sizes} databases at {}: build them with\n    slidedb-gen --size 5x5 --pdb {sizes} --data {}",
+                path.display(),
+                dir.display()
+            );
             return ExitCode::from(2);
         }
-    };
-    eprintln!(
-        "korf50: mapped {} in {:.3} s",
-        path.display(),
-        clock.elapsed().as_secs_f64()
-    );
+        let clock = Instant::now();
+        let engine = match Database::in_memory()
+            .patterns_file(&path)
+            .open()
+            .and_then(|db| db.engine(&goal, Method::Exact))
+        {
+            Ok(engine) => engine,
+            Err(e) => {
+                eprintln!("korf50: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        eprintln!(
+            "korf50: mapped {} in {:.3} s",
+            path.display(),
+            clock.elapsed().as_secs_f64()
+        );
+        sets.push(Set { sizes, engine });
+    }
     let threads = args.threads.unwrap_or(0);
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool,
@@ -128,14 +179,123 @@ fn main() -> ExitCode {
         }
     };
     eprintln!("korf50: {} threads", pool.current_num_threads());
-    pool.install(|| solve_all(&engine, &args.ids))
+    let results = match Results::open(args.results.as_ref()) {
+        Ok(results) => results,
+        Err(e) => {
+            eprintln!("korf50: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    pool.install(|| solve_all(&sets, &args.ids, results))
+}
+
+/// One instance solved under one set: what its line shows.
+#[derive(Clone, Debug, PartialEq)]
+struct Row {
+    sizes: String,
+    id: u32,
+    length: u32,
+    generated: u64,
+    expanded: u64,
+    wall: f64,
+    cpu: f64,
+}
+
+impl Row {
+    /// Its line in a results file: tab-separated fields.
+    fn line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}",
+            self.sizes, self.id, self.length, self.generated, self.expanded, self.wall, self.cpu
+        )
+    }
+
+    /// The row a results file's line holds, if it is one.
+    fn parse(line: &str) -> Option<Row> {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 7 {
+            return None;
+        }
+        Some(Row {
+            sizes: f[0].to_string(),
+            id: f[1].parse().ok()?,
+            length: f[2].parse().ok()?,
+            generated: f[3].parse().ok()?,
+            expanded: f[4].parse().ok()?,
+            wall: f[5].parse().ok()?,
+            cpu: f[6].parse().ok()?,
+        })
+    }
+}
+
+/// The rows kept from earlier runs, and the file new ones go to.
+struct Results {
+    kept: Vec<Row>,
+    file: Option<(PathBuf, File)>,
+}
+
+impl Results {
+    /// The results file `path` (made if missing), read; none without a
+    /// path.
+    fn open(path: Option<&PathBuf>) -> Result<Results, String> {
+        let Some(path) = path else {
+            return Ok(Results {
+                kept: Vec::new(),
+                file: None,
+            });
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        // A line cut short by a stop is not a row, and is left out.
+        let kept: Vec<Row> = text.lines().filter_map(Row::parse).collect();
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        // A line cut short is ended, so that the next row starts a line.
+        if !text.is_empty() && !text.ends_with('\n') {
+            writeln!(file).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        if !kept.is_empty() {
+            eprintln!(
+                "korf50: {} kept in {}: not solved again",
+                slidedb::words::counted(kept.len() as u64, "line", "lines"),
+                path.display()
+            );
+        }
+        Ok(Results {
+            kept,
+            file: Some((path.clone(), file)),
+        })
+    }
+
+    /// The row kept for `id` under `sizes`, if any.
+    fn kept(&self, sizes: &str, id: u32) -> Option<Row> {
+        self.kept
+            .iter()
+            .find(|r| r.sizes == sizes && r.id == id)
+            .cloned()
+    }
+
+    /// Appends `row` to the file, synced, so that a stop keeps it.
+    fn keep(&mut self, row: &Row) -> Result<(), String> {
+        let Some((path, file)) = &mut self.file else {
+            return Ok(());
+        };
+        writeln!(file, "{}", row.line())
+            .and_then(|()| file.sync_data())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
 }
 
 /// One instance of the file: its board, optimal length and published
 /// node count.
 fn instance(id: u32, shape: Shape) -> Option<(Board, u32, u64)> {
-    let text = include_str!("../tests/data/korf50-24.txt");
-    text.lines().find_map(|line| {
+    INSTANCES.lines().find_map(|line| {
         let f: Vec<&str> = line.split_whitespace().collect();
         (f.first()? == &id.to_string()).then(|| {
             let board = Board::parse(&f[1..26].join(" "), Some(shape)).expect("an instance");
@@ -160,12 +320,14 @@ fn cpu_time() -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-/// Solves the instances `ids` and prints a line each and the totals.
-fn solve_all(engine: &Engine, ids: &[u32]) -> ExitCode {
-    let goal = *engine.goal();
+/// Solves the instances `ids` under each set, and prints a line each and
+/// each set's totals.
+fn solve_all(sets: &[Set], ids: &[u32], mut results: Results) -> ExitCode {
+    let goal = *sets[0].engine.goal();
     println!(
-        "{:>3} {:>6} {:>9} {:>15} {:>15} {:>6} {:>13} {:>9} {:>8} {:>13} {:>13}",
+        "{:>3} {:>9} {:>6} {:>9} {:>15} {:>15} {:>6} {:>13} {:>9} {:>8} {:>13} {:>13}",
         "id",
+        "pdb",
         "length",
         "published",
         "generated",
@@ -177,57 +339,101 @@ fn solve_all(engine: &Engine, ids: &[u32]) -> ExitCode {
         "generated/s",
         "expanded/cpu s"
     );
-    let (mut generated, mut expanded, mut wrong) = (0u64, 0u64, 0u32);
-    let (mut wall, mut cpu) = (Duration::ZERO, Duration::ZERO);
+    let mut totals = vec![
+        Row {
+            sizes: String::new(),
+            id: 0,
+            length: 0,
+            generated: 0,
+            expanded: 0,
+            wall: 0.0,
+            cpu: 0.0,
+        };
+        sets.len()
+    ];
+    let mut wrong = 0u32;
     for &id in ids {
         let Some((board, want, published)) = instance(id, goal.shape()) else {
             eprintln!("korf50: there is no instance {id} (1 to 50)");
             return ExitCode::from(2);
         };
-        let (t, c) = (Instant::now(), cpu_time());
-        let found = match engine.solve(&board) {
-            Ok(found) => found,
-            Err(e) => {
-                eprintln!("korf50: #{id}: {e}");
+        for (set, total) in sets.iter().zip(&mut totals) {
+            let (row, kept) = match results.kept(&set.sizes, id) {
+                Some(row) => (row, true),
+                None => match solve(set, id, &board, goal) {
+                    Ok(row) => (row, false),
+                    Err(e) => {
+                        eprintln!("korf50: #{id}: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            if !kept && let Err(e) = results.keep(&row) {
+                eprintln!("korf50: {e}");
                 return ExitCode::from(2);
             }
-        };
-        let took = t.elapsed();
-        let used = cpu_time()
-            .zip(c)
-            .map_or(took, |(after, before)| after - before);
-        let stats = found.stats.unwrap_or_default();
-        let path = found.moves.unwrap_or_default();
-        let length = path.len() as u32;
-        let ok = length == want && board.apply_all(&path) == Some(goal);
-        wrong += !ok as u32;
-        generated += stats.generated;
-        expanded += stats.expanded;
-        wall += took;
-        cpu += used;
+            let ok = row.length == want;
+            wrong += !ok as u32;
+            total.generated += row.generated;
+            total.expanded += row.expanded;
+            total.wall += row.wall;
+            total.cpu += row.cpu;
+            println!(
+                "{id:>3} {:>9} {:>6}{} {want:>9} {:>15} {published:>15} {:>6.2} {:>13} {:>9.2} {:>8.2} {:>13.0} {:>13.0}{}",
+                row.sizes,
+                row.length,
+                if ok { "" } else { " WRONG" },
+                row.generated,
+                row.generated as f64 / published as f64,
+                row.expanded,
+                row.wall,
+                row.cpu,
+                row.generated as f64 / row.wall.max(1e-9),
+                row.expanded as f64 / row.cpu.max(1e-9),
+                if kept { "  (kept)" } else { "" },
+            );
+        }
+    }
+    for (set, total) in sets.iter().zip(&totals) {
         println!(
-            "{id:>3} {length:>6}{} {want:>9} {:>15} {published:>15} {:>6.2} {:>13} {:>9.2} {:>8.2} {:>13.0} {:>13.0}",
-            if ok { "" } else { " WRONG" },
-            stats.generated,
-            stats.generated as f64 / published as f64,
-            stats.expanded,
-            took.as_secs_f64(),
-            used.as_secs_f64(),
-            stats.generated as f64 / took.as_secs_f64(),
-            stats.expanded as f64 / used.as_secs_f64().max(1e-9),
+            "total {}: {} instances, {} generated, {} expanded, {:.2} s wall, {:.2} s cpu, {:.0} generated/s, {:.0} expanded/cpu s",
+            set.sizes,
+            ids.len(),
+            total.generated,
+            total.expanded,
+            total.wall,
+            total.cpu,
+            total.generated as f64 / total.wall.max(1e-9),
+            total.expanded as f64 / total.cpu.max(1e-9),
         );
     }
-    println!(
-        "total: {} instances, {generated} generated, {expanded} expanded, {:.2} s wall, {:.2} s cpu, {:.0} generated/s, {:.0} expanded/cpu s, {wrong} wrong",
-        ids.len(),
-        wall.as_secs_f64(),
-        cpu.as_secs_f64(),
-        generated as f64 / wall.as_secs_f64().max(1e-9),
-        expanded as f64 / cpu.as_secs_f64().max(1e-9),
-    );
+    println!("{wrong} wrong");
     if wrong > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Solves instance `id` (`board`) under `set`: its row, the length that of
+/// a path checked to reach `goal` (0 if it does not).
+fn solve(set: &Set, id: u32, board: &Board, goal: Board) -> Result<Row, slidedb::SolveError> {
+    let (t, c) = (Instant::now(), cpu_time());
+    let found = set.engine.solve(board)?;
+    let took = t.elapsed();
+    let used = cpu_time()
+        .zip(c)
+        .map_or(took, |(after, before)| after - before);
+    let stats = found.stats.unwrap_or_default();
+    let path = found.moves.unwrap_or_default();
+    let reaches = board.apply_all(&path) == Some(goal);
+    Ok(Row {
+        sizes: set.sizes.clone(),
+        id,
+        length: if reaches { path.len() as u32 } else { 0 },
+        generated: stats.generated,
+        expanded: stats.expanded,
+        wall: took.as_secs_f64(),
+        cpu: used.as_secs_f64(),
+    })
 }
