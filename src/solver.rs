@@ -329,14 +329,15 @@ impl Solver {
         &self,
         outcome: search::Outcome<Board>,
         board: &Board,
+        metric: Metric,
     ) -> Result<Solution, SolveError> {
         match outcome.path {
             Some(path) => Ok(Solution {
-                moves: Some(match self.metric {
+                moves: Some(match metric {
                     Metric::Single => path_moves(&path, board.shape()),
                     Metric::Multi => slide_path_moves(&path, board.shape()),
                 }),
-                metric: self.metric,
+                metric,
                 stats: Some(outcome.stats),
             }),
             None if outcome.gave_up => Err(SolveError::SearchLimit {
@@ -544,7 +545,7 @@ impl Solver {
                 stats: outcome.stats,
             });
         }
-        self.answer(outcome, board)
+        self.answer(outcome, board, self.metric)
     }
 
     /// Solves `board` with A* or IDA* under any estimate that never
@@ -586,7 +587,7 @@ impl Solver {
             |_, _, next| estimate(next),
             |_| ControlFlow::Continue(()),
         );
-        self.answer(outcome, board)
+        self.answer(outcome, board, self.metric)
     }
 
     /// A* or IDA* from `board`, each node carrying its estimate: `start`
@@ -640,23 +641,6 @@ impl Solver {
         }
     }
 }
-
-/// A board in the multi-tile IDA*: its estimate, and the axis of the move
-/// that reached it (0 vertical, 1 horizontal, 2 none); equal as the board.
-#[derive(Clone, Copy, Debug)]
-struct MultiNode {
-    board: Board,
-    h: u32,
-    axis: u8,
-}
-
-impl PartialEq for MultiNode {
-    fn eq(&self, other: &MultiNode) -> bool {
-        self.board == other.board
-    }
-}
-
-impl Eq for MultiNode {}
 
 /// The axis a move runs along: 0 for up and down, 1 for left and right.
 fn axis(mv: Move) -> u8 {
@@ -721,7 +705,7 @@ impl Solver {
     pub fn solve_multi(
         &self,
         board: &Board,
-        mut progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
+        progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
     ) -> Result<Solution, SolveError> {
         check_shape(self.goal.shape(), board.shape())?;
         if !board.can_reach(&self.goal) {
@@ -734,56 +718,12 @@ impl Solver {
             return multi4x4::solve(&self.goal, board, progress);
         }
         let estimate = MultiEstimate::new(&self.goal);
-        let goal = self.goal;
-        let successors = |n: &MultiNode| {
-            let last = n.axis;
-            let estimate = &estimate;
-            n.board
-                .slides(Metric::Multi)
-                .filter(move |(slide, _)| axis(slide.mv) != last)
-                .map(move |(slide, board)| MultiNode {
-                    board,
-                    h: estimate.estimate(&board),
-                    axis: axis(slide.mv),
-                })
-        };
-        let start = MultiNode {
-            board: *board,
-            h: estimate.estimate(board),
-            axis: 2,
-        };
-        let mut stopped = false;
-        let limits = Limits::none().progress(|stats: &Stats| {
-            let said = progress(stats);
-            stopped = said.is_break();
-            said
-        });
-        let outcome = search::idastar(
-            start,
-            successors,
-            |n| n.h,
-            |n| n.board == goal,
-            MAX_DEPTH,
-            limits,
-        );
-        if stopped {
-            return Err(SolveError::Stopped {
-                stats: outcome.stats,
-            });
-        }
-        match outcome.path {
-            Some(path) => {
-                let boards: Vec<Board> = path.iter().map(|n| n.board).collect();
-                Ok(Solution {
-                    moves: Some(slide_path_moves(&boards, board.shape())),
-                    metric: Metric::Multi,
-                    stats: Some(outcome.stats),
-                })
-            }
-            None => Err(SolveError::SearchLimit {
-                what: format!("no path within {MAX_DEPTH} moves"),
-            }),
-        }
+        self.slide_search(
+            board,
+            Algorithm::IdaStar,
+            |b| estimate.estimate(b),
+            progress,
+        )
     }
 }
 
@@ -948,7 +888,7 @@ impl Solver {
             stats: outcome.stats,
             gave_up: outcome.gave_up,
         };
-        self.answer(outcome, board)
+        self.answer(outcome, board, Metric::Multi)
     }
 }
 

@@ -392,7 +392,6 @@ pub(super) fn solve(
         if let Some(path) = found {
             break path;
         }
-        shared.found.store(usize::MAX, Relaxed);
         shared.next_bound.store(top.next_bound, Relaxed);
         let paths: Vec<Option<Vec<u8>>> = frontier
             .into_par_iter()
