@@ -15,8 +15,10 @@
 //! search needed the fewest nodes for, fewest first; or `--all` 50 in that
 //! order. Without any, the 14 cheapest (#38, 40, 25, 32, 44, 37, 30, 13, 1,
 //! 28, 36, 5, 22, 16). Each `--pdb` names a set of databases (6-6-6-6 when
-//! none is named); with several, each instance is solved under each in
-//! turn, side by side. The databases are memory-mapped from the data
+//! none is named), or several joined by `+` (`7-7-7-3+6-6-6-6`), searched
+//! under the maximum of their estimates (the smallest set read first); with
+//! several `--pdb`, each instance is solved under each in turn, side by
+//! side. The databases are memory-mapped from the data
 //! folder (`--data`, else `$SLIDEDB_DATA`, else the user's data
 //! directory), where `slidedb-gen --size 5x5 --pdb 6-6-6-6` writes them.
 //! The search runs on `--threads` threads (default: every core).
@@ -135,25 +137,31 @@ fn main() -> ExitCode {
     };
     let mut sets = Vec::new();
     for spec in &args.sizes {
-        let sizes = match Partition::parse(&goal, spec) {
-            Ok(p) => p.label(&goal),
-            Err(e) => {
-                eprintln!("korf50: {e}");
+        let mut labels = Vec::new();
+        let mut database = Database::in_memory();
+        for part in spec.split('+') {
+            let sizes = match Partition::parse(&goal, part) {
+                Ok(p) => p.label(&goal),
+                Err(e) => {
+                    eprintln!("korf50: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let path = dir.join(pattern_file_name(&canonical, &sizes));
+            if !path.exists() {
+                eprintln!(
+                    "korf50: no {sizes} databases at {}: build them with\n    slidedb-gen --size 5x5 --pdb {sizes} --data {}",
+                    path.display(),
+                    dir.display()
+                );
                 return ExitCode::from(2);
             }
-        };
-        let path = dir.join(pattern_file_name(&canonical, &sizes));
-        if !path.exists() {
-            eprintln!(
-                "korf50: no {sizes} databases at {}: build them with\n    slidedb-gen --size 5x5 --pdb {sizes} --data {}",
-                path.display(),
-                dir.display()
-            );
-            return ExitCode::from(2);
+            database = database.patterns_file(&path);
+            labels.push(sizes);
         }
+        let sizes = labels.join("+");
         let clock = Instant::now();
-        let engine = match Database::in_memory()
-            .patterns_file(&path)
+        let engine = match database
             .open()
             .and_then(|db| db.engine(&goal, Method::Exact))
         {
@@ -164,8 +172,7 @@ fn main() -> ExitCode {
             }
         };
         eprintln!(
-            "korf50: mapped {} in {:.3} s",
-            path.display(),
+            "korf50: mapped {sizes} in {:.3} s",
             clock.elapsed().as_secs_f64()
         );
         sets.push(Set { sizes, engine });

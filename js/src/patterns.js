@@ -21,8 +21,8 @@ import { GoalClass, mirrors } from "./symmetry.js";
 export const ENCODING_BYTE = 2;
 /** The most tiles in one group. */
 export const MAX_GROUP_TILES = 8;
-/** The most entries one group may have (8 tiles on 16 cells). */
-export const MAX_GROUP_ENTRIES = 518_918_400;
+/** The most entries one group may have (7 tiles on 25 cells, as `FORMAT.md` says). */
+export const MAX_GROUP_ENTRIES = 2_422_728_000;
 /** The deepest bound IDA* tries before it calls the databases damaged. */
 export const MAX_BOUND = 1000;
 /** How often (in nodes expanded) a search looks at its signal and reports progress. */

@@ -2,6 +2,9 @@
 //! build across processes. Above the tables ([`crate::table`], which never
 //! imports from here) and the searches (the private `bfs`) they run.
 //!
+//! - `patterns`: pattern databases built to a file one group at a time,
+//!   resumably ([`build_patterns_file`]), for groups too big to hold
+//!   together (the 24-puzzle's 7-tile groups).
 //! - `resumable`: the resumable file build ([`build_file`]): the two-bit search
 //!   with checkpoints, segments, disk and memory checks.
 //! - `cluster` (feature `cluster`): the distributed search over timely
@@ -11,12 +14,13 @@
 //!   [`Table::save`](crate::Table::save)).
 //!
 //! It is the door of a builder program (`slidedb-gen`): beside the builds
-//! above it re-exports the pattern databases' build ([`patterns`]) and
+//! above it re-exports the pattern databases' build in memory ([`patterns()`]) and
 //! [`Partition`], and the sharded table's [`MANIFEST_NAME`] and
 //! [`ShardError`].
 
 #[cfg(feature = "cluster")]
 mod cluster;
+mod patterns;
 mod resumable;
 #[cfg(feature = "cluster")]
 mod shards;
@@ -28,6 +32,10 @@ pub(crate) use cluster::search_distributed;
 pub use cluster::{
     Checkpoints, Cluster, ClusterEvent, ClusterLayer, ConnectError, Distributed, DistributedError,
     Part, ShardSum, owned_ranges, search_cluster,
+};
+pub use patterns::{
+    GroupPlan, GroupSource, PatternEvent, PatternPlan, PatternReport, build_patterns_file,
+    group_file, pattern_scratch_files, plan_patterns,
 };
 pub use resumable::{
     BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, WorkFiles, build_file,

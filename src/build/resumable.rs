@@ -237,6 +237,28 @@ pub enum BuildError {
         /// Where the limit came from.
         what: &'static str,
     },
+    /// A pattern-database build needs more memory than it may have: its
+    /// largest group's search holds everything resident.
+    #[error(
+        "building the pattern databases of {sizes} on {shape} needs {needed} bytes (the search of a group of {tiles} tiles), more than {what} ({limit} bytes); raise the limit or free memory, or choose smaller groups"
+    )]
+    PatternMemory {
+        /// The board size.
+        shape: Shape,
+        /// The partition's group sizes, such as `7-7-7-3`.
+        sizes: String,
+        /// The tiles of the group that needs the most.
+        tiles: usize,
+        /// The bytes it needs.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+        /// Where the limit came from.
+        what: &'static str,
+    },
+    /// The partition does not fit the goal.
+    #[error(transparent)]
+    Pattern(#[from] crate::pdb::PatternError),
     /// Not enough free disk.
     #[error(
         "building the table needs {needed} bytes more disk in {folder} ({peak} at its peak: {holds}), and {free} are free; free some space or write the table elsewhere"
@@ -731,7 +753,7 @@ fn file_len(indexer: &Indexer) -> u64 {
 
 /// A write error as the build reports it: a full disk says where the next
 /// build goes on from.
-fn full_disk(e: BuildError, saved: Option<u32>) -> BuildError {
+pub(crate) fn full_disk(e: BuildError, saved: Option<u32>) -> BuildError {
     match e {
         BuildError::Io { path, source, .. } if source.kind() == io::ErrorKind::StorageFull => {
             BuildError::DiskFull {
@@ -753,7 +775,7 @@ fn partial_checkpoint(checkpoint: &Path) -> PathBuf {
     PathBuf::from(partial)
 }
 
-fn io_error(what: &'static str, path: &Path, source: io::Error) -> BuildError {
+pub(crate) fn io_error(what: &'static str, path: &Path, source: io::Error) -> BuildError {
     BuildError::Io {
         what,
         path: path.to_path_buf(),
@@ -970,7 +992,7 @@ fn folder_of(path: &Path) -> PathBuf {
 }
 
 /// Makes a rename in `path`'s folder durable (best effort).
-fn sync_folder(path: &Path) {
+pub(crate) fn sync_folder(path: &Path) {
     if let Ok(d) = File::open(folder_of(path)) {
         let _ = d.sync_all();
     }

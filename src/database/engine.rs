@@ -319,6 +319,8 @@ pub(super) enum EngineKind {
     Table(Toward<Table<Bytes>>),
     Patterns {
         db: Toward<PatternDb<Bytes>>,
+        /// The class's other sets: IDA* takes the maximum with them.
+        others: super::Companions,
         algorithm: Algorithm,
         solver: Arc<Solver>,
     },
@@ -485,13 +487,24 @@ impl Engine {
             }
             EngineKind::Patterns {
                 db,
+                others,
                 algorithm: Algorithm::IdaStar,
                 ..
-            } => db.solve_with_progress(board, progress),
+            } => {
+                // The smallest set first: its lookups hit the cache most,
+                // and the larger ones are read only for the children it
+                // does not cut off.
+                let mut sets: Vec<&PatternDb<Bytes>> = std::iter::once(&*db.value)
+                    .chain(others.iter().map(|o| &**o))
+                    .collect();
+                sets.sort_by_key(|set| set.as_bytes().len());
+                PatternDb::solve_sets_toward(&sets, &db.class, board, progress)
+            }
             EngineKind::Patterns {
                 db,
                 algorithm,
                 solver,
+                ..
             } => {
                 // The databases serve the goal (checked when the engine was
                 // made), and the solver refuses a board of another shape

@@ -220,17 +220,17 @@ impl Inner {
         }
     }
 
-    /// The largest pattern databases file whose name is of `indexed`'s
-    /// class in the data folder.
-    pub(super) fn find_patterns(&self, indexed: &Board) -> Result<Option<PathBuf>, DatabaseError> {
+    /// Every pattern databases file of the data folder for the class of
+    /// `indexed`, largest first (by name among equals).
+    pub(super) fn find_all_patterns(&self, indexed: &Board) -> Result<Vec<PathBuf>, DatabaseError> {
         let Some(dir) = &self.dir else {
-            return Ok(None);
+            return Ok(Vec::new());
         };
         let prefix = store::pattern_file_prefix(indexed);
         let suffix = format!(".{}", store::EXTENSION);
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(source) => {
                 return Err(DatabaseError::DataDir {
                     path: dir.clone(),
@@ -238,17 +238,16 @@ impl Inner {
                 });
             }
         };
-        let mut best: Option<(u64, PathBuf)> = None;
+        let mut found: Vec<(u64, PathBuf)> = Vec::new();
         for entry in entries.flatten() {
             let file = entry.file_name();
             let Some(file) = file.to_str() else { continue };
             if file.starts_with(&prefix) && file.ends_with(&suffix) {
                 let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-                if best.as_ref().is_none_or(|(s, _)| size > *s) {
-                    best = Some((size, entry.path()));
-                }
+                found.push((size, entry.path()));
             }
         }
-        Ok(best.map(|(_, path)| path))
+        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        Ok(found.into_iter().map(|(_, path)| path).collect())
     }
 }

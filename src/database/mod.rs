@@ -80,6 +80,10 @@ pub(crate) const SAVED_RARE_LAYERS_STATES: u64 = 1 << 24;
 /// default (every table of up to 9 cells builds in milliseconds).
 pub const DEFAULT_BUILD_CELLS: usize = 9;
 
+/// The other sets of pattern databases beside a class's first, largest
+/// first.
+pub(crate) type Companions = Arc<[Arc<PatternDb<Bytes>>]>;
+
 /// Who hears what the database does.
 type Listener = Box<dyn Fn(&Event) + Send + Sync>;
 
@@ -87,6 +91,9 @@ struct Inner {
     dir: Option<PathBuf>,
     table_file: Option<(Arc<Table<Bytes>>, Source)>,
     patterns_file: Option<(Arc<PatternDb<Bytes>>, Source)>,
+    /// Beside each class's pattern databases (by canonical goal), the
+    /// other sets found for it, largest first: IDA* takes the maximum.
+    companions: std::sync::Mutex<std::collections::HashMap<Board, Companions>>,
     build_cells: usize,
     verify: bool,
     search_memory: u64,
@@ -155,7 +162,7 @@ pub struct DatabaseBuilder {
     dir: Option<PathBuf>,
     default_dir: bool,
     table_file: Option<PathBuf>,
-    patterns_file: Option<PathBuf>,
+    patterns_files: Vec<PathBuf>,
     table: Option<Table<Vec<u8>>>,
     patterns: Option<PatternDb<Vec<u8>>>,
     build_cells: usize,
@@ -169,7 +176,7 @@ impl fmt::Debug for DatabaseBuilder {
         f.debug_struct("DatabaseBuilder")
             .field("dir", &self.dir)
             .field("table_file", &self.table_file)
-            .field("patterns_file", &self.patterns_file)
+            .field("patterns_files", &self.patterns_files)
             .field("build_cells", &self.build_cells)
             .field("verify", &self.verify)
             .finish_non_exhaustive()
@@ -194,9 +201,12 @@ impl DatabaseBuilder {
     }
 
     /// Uses this pattern databases file for the boards of its size (also
-    /// boards that have a full table), and no other databases.
+    /// boards that have a full table), and no other databases. Named more
+    /// than once, every file named is used, all toward the same class of
+    /// goals: IDA* takes the maximum of their estimates, reading the
+    /// smallest set first.
     pub fn patterns_file(mut self, path: impl Into<PathBuf>) -> DatabaseBuilder {
-        self.patterns_file = Some(path.into());
+        self.patterns_files.push(path.into());
         self
     }
 
@@ -265,6 +275,7 @@ impl DatabaseBuilder {
             dir,
             table_file: None,
             patterns_file: None,
+            companions: Default::default(),
             build_cells: self.build_cells,
             verify: self.verify,
             search_memory: self.search_memory,
@@ -280,11 +291,33 @@ impl DatabaseBuilder {
             (None, Some(t)) => Some((Arc::new(own_table(t)), Source::Memory)),
             (None, None) => None,
         };
-        inner.patterns_file = match (self.patterns_file, self.patterns) {
+        let mut named = self.patterns_files.into_iter();
+        inner.patterns_file = match (named.next(), self.patterns) {
             (Some(path), _) => Some((Arc::new(inner.open_patterns(&path)?), Source::File(path))),
             (None, Some(p)) => Some((Arc::new(own_patterns(p)), Source::Memory)),
             (None, None) => None,
         };
+        if let Some((first, _)) = &inner.patterns_file {
+            let mut more = Vec::new();
+            for path in named {
+                let db = inner.open_patterns(&path)?;
+                if db.indexed_goal() != first.indexed_goal() {
+                    return Err(DatabaseError::WrongGoal {
+                        origin: Source::File(path),
+                        kind: Kind::PatternDatabases,
+                        asked: *first.goal(),
+                        holds: *db.goal(),
+                    });
+                }
+                more.push(Arc::new(db));
+            }
+            let key = *first.indexed_goal();
+            inner
+                .companions
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, more.into());
+        }
         Ok(Database {
             inner: Arc::new(inner),
             metric: Metric::Single,
@@ -377,7 +410,7 @@ impl Database {
             dir: None,
             default_dir: true,
             table_file: None,
-            patterns_file: None,
+            patterns_files: Vec::new(),
             table: None,
             patterns: None,
             build_cells: DEFAULT_BUILD_CELLS,
@@ -513,6 +546,7 @@ impl Database {
                 }
                 ExactBy::Patterns(db) => EngineKind::Patterns {
                     db,
+                    others: self.companions(goal),
                     algorithm: Algorithm::IdaStar,
                     solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 },
@@ -548,6 +582,7 @@ impl Database {
                 }
                 EngineKind::Patterns {
                     db: self.require_patterns(goal)?,
+                    others: self.companions(goal),
                     algorithm,
                     solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 }
@@ -779,7 +814,8 @@ impl Database {
             // server started before the databases were built finds them).
             Looked::Not | Looked::Missing(_) => {
                 let mark = FolderMark::now(dir);
-                match self.inner.find_patterns(class.canonical())? {
+                let mut paths = self.inner.find_all_patterns(class.canonical())?.into_iter();
+                match paths.next() {
                     Some(path) => {
                         let db = self.inner.open_patterns(&path)?;
                         if db.indexed_goal() != class.canonical() {
@@ -790,6 +826,21 @@ impl Database {
                                 holds: *db.goal(),
                             });
                         }
+                        // The other sets of the class, searched beside it.
+                        let mut more = Vec::new();
+                        for other in paths {
+                            let db = self.inner.open_patterns(&other)?;
+                            if db.indexed_goal() != class.canonical() {
+                                return Err(DatabaseError::WrongGoal {
+                                    origin: Source::File(other),
+                                    kind: Kind::PatternDatabases,
+                                    asked: *goal,
+                                    holds: *db.goal(),
+                                });
+                            }
+                            more.push(Arc::new(db));
+                        }
+                        lock(&self.inner.companions).insert(*class.canonical(), more.into());
                         let db = Arc::new(db);
                         *held = Looked::Found(db.clone(), Source::File(path.clone()));
                         Some((db, Source::File(path)))
@@ -1012,6 +1063,39 @@ impl Database {
         });
         *held = Some(rare.clone());
         Ok(rare)
+    }
+
+    /// The sets of pattern databases found beside the class's first (see
+    /// [`patterns`](Database::patterns)) for the class of `goal`, largest
+    /// first: exact searches take the maximum of all (empty until the
+    /// first is looked for, and when there is one set).
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape, pdb};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let goal = Board::solved(Shape::new(2, 4).unwrap());
+    /// for spec in ["4-3", "1,5/2,6/3,7/4"] {
+    ///     let partition = pdb::Partition::parse(&goal, spec).unwrap();
+    ///     let name = slidedb::pattern_file_name(&goal, &partition.label(&goal));
+    ///     let built = pdb::build(&goal, &partition, |_| {}).unwrap();
+    ///     std::fs::write(dir.path().join(name), built.as_bytes()).unwrap();
+    /// }
+    /// let db = Database::open(dir.path()).unwrap();
+    /// let first = db.patterns(&goal).unwrap().unwrap();
+    /// assert_eq!(first.get().partition().sizes(), "4-3");
+    /// assert_eq!(db.other_patterns(&goal).len(), 1);
+    /// ```
+    pub fn other_patterns(&self, goal: &Board) -> Vec<Arc<PatternDb<Bytes>>> {
+        self.companions(goal).to_vec()
+    }
+
+    /// [`other_patterns`](Database::other_patterns), shared.
+    pub(crate) fn companions(&self, goal: &Board) -> Companions {
+        let canonical = goal.canonical_goal();
+        lock(&self.inner.companions)
+            .get(&canonical)
+            .cloned()
+            .unwrap_or_else(|| Arc::from(Vec::new()))
     }
 
     /// The error for pattern databases that cannot be found for `goal`.

@@ -48,6 +48,18 @@ pub(crate) fn write(metadata: &Metadata, body: &[u8]) -> Vec<u8> {
     format::write(Kind::PatternDatabases, ENCODING_BYTE, metadata, body)
 }
 
+/// The bytes of a pattern databases file before its body, for a body of
+/// `body_len` bytes with CRC-32 `body_crc` written apart.
+pub(crate) fn head(metadata: &Metadata, body_len: u64, body_crc: u32) -> Vec<u8> {
+    format::head(
+        Kind::PatternDatabases,
+        ENCODING_BYTE,
+        metadata,
+        body_len,
+        body_crc,
+    )
+}
+
 /// Checks pattern databases' bytes in time independent of the body's
 /// size: the frame, then the metadata (the groups partition the tiles; the
 /// body holds exactly their entries).

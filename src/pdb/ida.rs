@@ -15,14 +15,19 @@
 //! the nodes counted in the last iteration differ: the other threads'
 //! work on subtrees after `i`, done beside the search of `i`.
 //!
-//! The estimate is the largest of several admissible sums: the groups'
-//! sum for the board itself, and for each *mirror* of it. A mirror is a
-//! symmetry of the board that keeps the goal's blank cell in place (the
-//! diagonal through a corner or centre blank on a square board, the flip
-//! across the middle row or column the blank lies on) followed
-//! by the renaming that maps the goal onto itself: the mirrored board is
-//! exactly as far from the goal, so its sum is a second admissible
-//! estimate, often the larger.
+//! The estimate is the largest of several admissible sums, the *views*:
+//! for each set of databases (several partitions may be searched under at
+//! once), its groups' sum for the board itself, and for each *mirror* of
+//! it. A mirror is a symmetry of the board that keeps the goal's blank
+//! cell in place (the diagonal through a corner or centre blank on a
+//! square board, the flip across the middle row or column the blank lies
+//! on) followed by the renaming that maps the goal onto itself: the
+//! mirrored board is exactly as far from the goal, so its sum is another
+//! admissible estimate, often the larger. A mirror that maps each group of
+//! a set onto a group of the same set reads the same sum (a group's entry
+//! for a board is its image's entry for the mirrored board), so it is
+//! left out. A child's views are read in order, the first set's first,
+//! and the rest only while the child is not cut off.
 
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -38,10 +43,11 @@ use super::MAX_GROUP_TILES;
 
 /// No group: a tile no group covers.
 const NONE: u8 = u8::MAX;
-/// The board itself and at most seven mirrors.
+/// The most views: each set and its mirrors (those past it are left out).
 const MAX_VIEWS: usize = 8;
-/// Every group has a tile.
-const MAX_GROUPS: usize = MAX_CELLS - 1;
+/// The most groups of all sets together (a set whose groups would pass it
+/// is left out).
+pub(super) const MAX_GROUPS: usize = 32;
 /// The deepest bound tried.
 const MAX_BOUND: u32 = 1000;
 /// The fewest nodes an iteration expands for the next to run on every
@@ -153,13 +159,16 @@ enum Pass {
 }
 
 /// A way of looking at the board: cells and tiles relabelled by a
-/// symmetry that keeps the goal in place.
+/// symmetry that keeps the goal in place, and read by one set's groups.
 #[derive(Clone, Copy)]
 struct View {
+    /// The set's groups: `groups.0..groups.1` of all sets' groups.
+    groups: (u8, u8),
     /// `cell[c]`: where cell `c` goes.
     cell: [u8; MAX_CELLS],
-    /// `group[t]`, `slot[t]`: the group of what tile `t` is called in
-    /// this view ([`NONE`] if none) and its place in the group.
+    /// `group[t]`, `slot[t]`: the group (among all sets') of what tile `t`
+    /// is called in this view ([`NONE`] if none of its set's groups has
+    /// it) and its place in the group.
     group: [u8; MAX_CELLS],
     slot: [u8; MAX_CELLS],
 }
@@ -169,7 +178,7 @@ pub(super) struct Search<'a> {
     n: usize,
     goal: Board,
     adjacency: Adjacency,
-    /// Each group's entries and its number of tiles.
+    /// Each group's entries, the groups of every set one after another.
     entries: Vec<&'a [u8]>,
     /// The most tiles a group has.
     width: usize,
@@ -199,46 +208,81 @@ struct Node {
 type Values = [u8; MAX_VIEWS];
 
 impl<'a> Search<'a> {
-    /// A search toward `goal` under `groups`: (tiles ascending, entries),
+    /// A search toward `goal` under the maximum of `sets`, each a set of
+    /// disjoint groups (tiles ascending, entries) whose entries add up,
     /// trying the blank's moves in `order` (a permutation of
-    /// [`Move::ALL`]).
-    pub(super) fn new(goal: &Board, groups: &[(&[u8], &'a [u8])], order: [Move; 4]) -> Search<'a> {
+    /// [`Move::ALL`]). The first set is read first; sets past
+    /// [`MAX_GROUPS`] groups in all, and views past [`MAX_VIEWS`], are
+    /// left out.
+    pub(super) fn new(
+        goal: &Board,
+        sets: &[Vec<(&[u8], &'a [u8])>],
+        order: [Move; 4],
+    ) -> Search<'a> {
         let shape = goal.shape();
         let n = shape.cells();
-        let mut group_of = [NONE; MAX_CELLS];
-        let mut slot_of = [0u8; MAX_CELLS];
-        for (g, (tiles, _)) in groups.iter().enumerate() {
-            for (slot, &t) in tiles.iter().enumerate() {
-                group_of[t as usize] = g as u8;
-                slot_of[t as usize] = slot as u8;
+        let mut groups: Vec<(&[u8], &'a [u8])> = Vec::new();
+        let mut views: Vec<View> = Vec::new();
+        for set in sets {
+            if groups.len() + set.len() > MAX_GROUPS {
+                continue;
             }
-        }
-        // The board's symmetries that keep the goal's blank in place: the
-        // identity, and the mirrors (at most the eight symmetries there
-        // are, so within MAX_VIEWS; their order is immaterial to a max).
-        let mut views: Vec<View> = Symmetry::all(shape)
-            .filter(|s| s.to() == shape && s.cell(goal.blank()) == goal.blank())
-            .map(|s| {
+            let first = groups.len();
+            let mut group_of = [NONE; MAX_CELLS];
+            let mut slot_of = [0u8; MAX_CELLS];
+            for (g, (tiles, _)) in set.iter().enumerate() {
+                for (slot, &t) in tiles.iter().enumerate() {
+                    group_of[t as usize] = (first + g) as u8;
+                    slot_of[t as usize] = slot as u8;
+                }
+            }
+            groups.extend_from_slice(set);
+            let range = (first as u8, groups.len() as u8);
+            // The board's symmetries that keep the goal's blank in place:
+            // the identity first, then the mirrors that read another sum.
+            for s in Symmetry::all(shape)
+                .filter(|s| s.to() == shape && s.cell(goal.blank()) == goal.blank())
+            {
                 let mut view = View {
+                    groups: range,
                     cell: [0; MAX_CELLS],
                     group: [NONE; MAX_CELLS],
                     slot: [0; MAX_CELLS],
                 };
+                let mut identity = true;
                 for c in 0..n {
                     let to = s.cell(c);
+                    identity &= to == c;
                     view.cell[c] = to as u8;
                     let (tile, named) = (goal.tile(c) as usize, goal.tile(to) as usize);
                     view.group[tile] = group_of[named];
                     view.slot[tile] = slot_of[named];
                 }
-                view
-            })
-            .collect();
-        // They form a group, so they number 1, 2, 4 or 8: the counts the
-        // search has a copy for. (Were it another, a repeated view would
-        // round it up and change no maximum.)
-        debug_assert!(matches!(views.len(), 1 | 2 | 4 | 8));
-        views.resize(views.len().next_power_of_two(), views[0]);
+                // Each group's tiles named, in this view, as the tiles of
+                // one group: the mirror reads the identity's sum.
+                let same_sum = set.iter().all(|(tiles, _)| {
+                    let g = view.group[tiles[0] as usize];
+                    g != NONE && tiles.iter().all(|&t| view.group[t as usize] == g)
+                });
+                if (identity || !same_sum) && views.len() < MAX_VIEWS {
+                    if identity {
+                        // The identity leads its set's views.
+                        let at = views
+                            .iter()
+                            .position(|v| v.groups == range)
+                            .unwrap_or(views.len());
+                        views.insert(at, view);
+                    } else {
+                        views.push(view);
+                    }
+                }
+            }
+        }
+        // The counts the search has a copy for: 1 to 4, and 8 (a repeated
+        // view rounds the others up and changes no maximum).
+        if views.len() > 4 {
+            views.resize(MAX_VIEWS, views[0]);
+        }
         Search {
             n,
             goal: *goal,
@@ -281,8 +325,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        for v in 0..self.views.len() {
-            for g in 0..self.entries.len() {
+        for (v, view) in self.views.iter().enumerate() {
+            for g in view.groups.0 as usize..view.groups.1 as usize {
                 let value = self.lookup::<MAX_GROUP_TILES>(&node.cells[v][g], g);
                 node.value[v][g] = value;
                 node.sum[v] += value as u32;
@@ -672,6 +716,7 @@ impl<'a> Search<'a> {
                 match self.views.len() {
                     1 => Self::bounded::<$k, 1, W>,
                     2 => Self::bounded::<$k, 2, W>,
+                    3 => Self::bounded::<$k, 3, W>,
                     4 => Self::bounded::<$k, 4, W>,
                     _ => Self::bounded::<$k, 8, W>,
                 }
@@ -717,12 +762,13 @@ impl<'a> Search<'a> {
         let moves = self.adjacency.from(here);
         // Every child's estimate before any is searched, so that the
         // memory serves their lookups together: first the first view's;
-        // then the other views' for each child the first view does not
-        // cut off, that is, whose first sum is within the bound or below
-        // the least f past it so far. (That least f only falls while the
-        // children are searched, so a child cut off now stays cut off;
-        // one that is cut off later was looked up for nothing, and the
-        // tree, its counts and the next bound are the same either way.)
+        // then each other view's, in order, for each child the views
+        // before it do not cut off, that is, whose largest sum so far is
+        // within the bound or below the least f past it so far. (That
+        // least f only falls while the children are searched, so a child
+        // cut off now stays cut off; one that is cut off later was looked
+        // up for nothing, and the tree, its counts and the next bound are
+        // the same either way.)
         let mut values = [[0u8; MAX_VIEWS]; 4];
         let mut f = [0u32; 4];
         for (i, &(_, target)) in moves.iter().enumerate() {
@@ -733,8 +779,11 @@ impl<'a> Search<'a> {
             }
         }
         for (i, &(_, target)) in moves.iter().enumerate() {
-            if target as usize != previous && (f[i] <= bound || f[i] < *next_bound) {
+            if target as usize != previous {
                 for (v, value) in values[i].iter_mut().enumerate().take(V).skip(1) {
+                    if f[i] > bound && f[i] >= *next_bound {
+                        break;
+                    }
                     let (sum, looked_up) = self.child_sum::<K>(node, v, target as usize);
                     *value = looked_up;
                     f[i] = f[i].max(g + sum);

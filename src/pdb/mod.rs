@@ -28,8 +28,10 @@
 //! ```
 
 mod build;
-mod file;
+pub(crate) mod file;
 mod ida;
+
+pub(crate) use build::{group_distances, mirrored_distances, search_bytes};
 
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -46,15 +48,18 @@ use crate::symmetry::{BuiltFor, GoalClass};
 /// 518,918,400 one-byte entries).
 pub(crate) const MAX_GROUP_TILES: usize = 8;
 
-/// The most entries one group may have: 518,918,400, the 8 tiles of 16
-/// cells (on 25 cells, 6 tiles have 127,512,000 and 7 have 2.4 × 10^9,
-/// too many). Its search takes `2^⌈log2(r)⌉ / 4 + 1` bytes an entry,
-/// where `r` is the most regions a placement's free cells fall into: 3
-/// for 8 tiles on 16 cells (r = 8) and for 6 tiles on 25 (r = 5).
+/// The most entries a group built in memory ([`build()`]) may have:
+/// 518,918,400, the 8 tiles of 16 cells (on 25 cells, 6 tiles have
+/// 127,512,000). Larger groups are built to a file, one group at a time
+/// (`slidedb::build::build_patterns_file`). A group's search takes
+/// `2^⌈log2(r)⌉ / 4 + 1` bytes an entry, where `r` is the most regions a
+/// placement's free cells fall into: 3 for 8 tiles on 16 cells (r = 8),
+/// for 6 tiles on 25 (r = 5) and for 7 on 25 (r = 6).
 pub(crate) const MAX_GROUP_ENTRIES: u64 = 518_918_400;
 
-/// The most placements the group search handles: 2,422,728,000, the 7
-/// tiles of 25 cells (ranks fit a `u32` where databases are read).
+/// The most placements a group may have: 2,422,728,000, the 7 tiles of
+/// 25 cells (ranks fit a `u32` where databases are read; a search of
+/// that size holds 7.27 GB).
 pub(crate) const MAX_SEARCH_ENTRIES: u64 = 2_422_728_000;
 
 /// Why a partition is not usable.
@@ -66,7 +71,7 @@ pub enum PatternError {
     Tiles(String),
     /// A group too big to hold.
     #[error(
-        "a group of {tiles} tiles on {shape} would have {placements} entries; groups have at most {MAX_GROUP_TILES} tiles and {MAX_GROUP_ENTRIES} entries: split it"
+        "a group of {tiles} tiles on {shape} would have {placements} entries; groups have at most {MAX_GROUP_TILES} tiles and {MAX_SEARCH_ENTRIES} entries: split it"
     )]
     TooLarge {
         /// The shape.
@@ -74,6 +79,18 @@ pub enum PatternError {
         /// Tiles in the group.
         tiles: usize,
         /// Entries it would have.
+        placements: u64,
+    },
+    /// A group too big to build in memory: it is built to a file.
+    #[error(
+        "a group of {tiles} tiles on {shape} has {placements} entries, more than a build in memory holds ({MAX_GROUP_ENTRIES}); build the databases to a file, one group at a time (build::build_patterns_file)"
+    )]
+    InMemory {
+        /// The shape.
+        shape: Shape,
+        /// Tiles in the group.
+        tiles: usize,
+        /// Its entries.
         placements: u64,
     },
     /// A partition of another board size than the goal's.
@@ -122,7 +139,7 @@ impl Partition {
             if g.is_empty() {
                 return Err(PatternError::Tiles("an empty group".into()));
             }
-            if g.len() > MAX_GROUP_TILES || placement_count(n, g.len()) > MAX_GROUP_ENTRIES {
+            if g.len() > MAX_GROUP_TILES || placement_count(n, g.len()) > MAX_SEARCH_ENTRIES {
                 return Err(PatternError::TooLarge {
                     shape,
                     tiles: g.len(),
@@ -291,8 +308,8 @@ impl Partition {
                     ]),
                     _ => None,
                 }
-            } else if shape.rows() == 5 && shape.cols() == 5 && normalized.join("-") == "6-6-6-6" {
-                korf_felner_24(goal)
+            } else if shape.rows() == 5 && shape.cols() == 5 {
+                published_24(goal, &normalized.join("-"))
             } else {
                 None
             };
@@ -316,7 +333,7 @@ impl Partition {
 
     /// The same groups on `shape` with each tile renamed by `rename` (a
     /// bijection of the tiles), each group sorted again.
-    fn renamed(
+    pub(crate) fn renamed(
         &self,
         shape: Shape,
         rename: impl Fn(u8) -> Option<u8>,
@@ -399,6 +416,17 @@ impl Partition {
         groups.join("_")
     }
 
+    /// The board size whose tiles it groups.
+    ///
+    /// ```
+    /// use slidedb::{Shape, pdb::Partition};
+    /// let p = Partition::new(Shape::EIGHT, vec![vec![1, 2]]).unwrap();
+    /// assert_eq!(p.shape(), Shape::EIGHT);
+    /// ```
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
     /// The group sizes joined by `-`, such as `6-6-3`.
     ///
     /// ```
@@ -412,24 +440,43 @@ impl Partition {
     }
 }
 
-/// Korf and Felner's 6-6-6-6 partition of the 24-puzzle, written for the
-/// goal with the blank first (tile `t` in cell `t`), as cells of `goal`,
-/// the canonical goal of a class; `None` unless it is that goal's class
-/// (a blank in a corner).
-fn korf_felner_24(goal: &Board) -> Option<Vec<Vec<usize>>> {
-    const GROUPS: [[u8; 6]; 4] = [
-        [1, 2, 5, 6, 7, 12],
-        [3, 4, 8, 9, 13, 14],
-        [10, 11, 15, 16, 20, 21],
-        [17, 18, 19, 22, 23, 24],
+/// The 24-puzzle's partitions of `sizes` written for the goal with the
+/// blank first (tile `t` in cell `t`), as cells of `goal`, the canonical
+/// goal of a class; `None` unless it is that goal's class (a blank in a
+/// corner) and `sizes` is one of them:
+///
+/// - 6-6-6-6, Korf and Felner's (2002);
+/// - 7-7-7-3, ours: one 7-tile group on the diagonal's top left, mapped
+///   onto itself by the reflection about the main diagonal, two 7-tile
+///   groups each the other's reflection, and the 3 diagonal tiles left
+///   over, so that the reflected board reads the same databases and only
+///   one of the mirrored pair needs a search (`docs/24-puzzle.md` says
+///   why this one).
+fn published_24(goal: &Board, sizes: &str) -> Option<Vec<Vec<usize>>> {
+    const KORF_FELNER: [&[u8]; 4] = [
+        &[1, 2, 5, 6, 7, 12],
+        &[3, 4, 8, 9, 13, 14],
+        &[10, 11, 15, 16, 20, 21],
+        &[17, 18, 19, 22, 23, 24],
     ];
+    const SEVENS: [&[u8]; 4] = [
+        &[1, 2, 5, 6, 7, 10, 11],
+        &[3, 4, 8, 9, 13, 14, 19],
+        &[15, 16, 17, 20, 21, 22, 23],
+        &[12, 18, 24],
+    ];
+    let groups: [&[u8]; 4] = match sizes {
+        "6-6-6-6" => KORF_FELNER,
+        "7-7-7-3" => SEVENS,
+        _ => return None,
+    };
     let tiles: Vec<u8> = (0..25).collect();
     let blank_first = Board::from_tiles(goal.shape(), &tiles).expect("the 5x5 blank-first goal");
     let class = GoalClass::of(&blank_first);
     if class.canonical() != goal {
         return None;
     }
-    let groups = GROUPS
+    let groups = groups
         .iter()
         .map(|group| {
             group
@@ -486,12 +533,23 @@ pub fn build(
             goal: goal.shape(),
         });
     }
+    let n = goal.shape().cells();
+    if let Some(g) = partition
+        .groups
+        .iter()
+        .find(|g| placement_count(n, g.len()) > MAX_GROUP_ENTRIES)
+    {
+        return Err(PatternError::InMemory {
+            shape: goal.shape(),
+            tiles: g.len(),
+            placements: placement_count(n, g.len()),
+        });
+    }
     let class = GoalClass::of(goal);
     let indexed = *class.canonical();
     let groups = partition
         .renamed(indexed.shape(), |t| class.canonical_tile(t))?
         .groups;
-    let n = indexed.shape().cells();
     let total: u64 = groups.iter().map(|g| placement_count(n, g.len())).sum();
     let mut body = Vec::with_capacity(total as usize);
     let mut layers = Vec::new();
@@ -874,21 +932,70 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         &self,
         class: &GoalClass,
         board: &Board,
+        progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
+    ) -> Result<Solution, SolveError> {
+        PatternDb::solve_sets_toward(&[self], class, board, progress)
+    }
+
+    /// An optimal solution of `board` by IDA* under the maximum of these
+    /// databases and `others` (each with its mirrors, as
+    /// [`solve`](PatternDb::solve) reads them): a node's children are
+    /// estimated by these first, and by each of `others` in turn only
+    /// while they are not cut off, so the strongest set goes first. Every
+    /// set must be toward the same class of goals. Sets past 32 groups in
+    /// all, and mirrors past 8 sums, are left out (the estimate stays
+    /// admissible).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let build = |spec| pdb::build(&goal, &pdb::Partition::parse(&goal, spec).unwrap(), |_| {}).unwrap();
+    /// let (rows, columns) = (build("1,2,3/4,5,6/7,8"), build("1,4,7/2,5,8/3,6"));
+    /// let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap();
+    /// let alone = rows.solve(&board).unwrap();
+    /// let both = rows.solve_with(&[&columns], &board).unwrap();
+    /// assert_eq!((alone.distance(), both.distance()), (Some(31), Some(31)));
+    /// assert!(both.stats.unwrap().expanded <= alone.stats.unwrap().expanded);
+    /// ```
+    pub fn solve_with(
+        &self,
+        others: &[&PatternDb<D>],
+        board: &Board,
+    ) -> Result<Solution, SolveError> {
+        let sets: Vec<&PatternDb<D>> = std::iter::once(self)
+            .chain(others.iter().copied())
+            .collect();
+        PatternDb::solve_sets_toward(&sets, &self.class, board, |_| ControlFlow::Continue(()))
+    }
+
+    /// IDA* under the maximum of `sets` (the first read first) toward
+    /// `class`'s goal, as [`solve_with`](PatternDb::solve_with), showing
+    /// the work to `progress` as `solve_toward_with_progress` does.
+    pub(crate) fn solve_sets_toward(
+        sets: &[&PatternDb<D>],
+        class: &GoalClass,
+        board: &Board,
         mut progress: impl FnMut(&Stats) -> ControlFlow<()> + Send,
     ) -> Result<Solution, SolveError> {
-        self.check_goal(class)?;
+        for set in sets {
+            set.check_goal(class)?;
+        }
         check_shape(class.goal().shape(), board.shape())?;
-        let goal = *self.class.canonical();
+        let goal = *class.canonical();
         let indexed = class.to_canonical(board);
         if !indexed.can_reach(&goal) {
             return Ok(Solution::unsolvable());
         }
-        let groups: Vec<(&[u8], &[u8])> = self
-            .indexed
-            .groups
+        let groups: Vec<Vec<(&[u8], &[u8])>> = sets
             .iter()
-            .enumerate()
-            .map(|(g, tiles)| (tiles.as_slice(), self.entries(g)))
+            .map(|set| {
+                set.indexed
+                    .groups
+                    .iter()
+                    .enumerate()
+                    .map(|(g, tiles)| (tiles.as_slice(), set.entries(g)))
+                    .collect()
+            })
             .collect();
         // The blank's moves in the order up, left, right, down as seen
         // toward the goal asked for (the cells it can go to in reading

@@ -78,9 +78,19 @@ fn five_by_five_without_databases_is_refused_with_the_command_that_builds_them()
     assert_eq!(code, 2);
     assert!(err.contains("--pdb") && err.contains("6-6-6-6"), "{err}");
     // Groups too big to hold are refused before any work.
-    let (code, _, err) = run_gen(&["--size", "5x5", "--pdb", "7-7-7-3"], data.path());
+    let (code, _, err) = run_gen(&["--size", "5x5", "--pdb", "8-8-8"], data.path());
     assert_eq!(code, 2);
     assert!(err.contains("split it"), "{err}");
+    // So is a memory limit below one 7-tile group's search (7.27 GB),
+    // saying how much it needs.
+    let (code, _, err) = run_gen(
+        &["--size", "5x5", "--pdb", "7-7-7-3", "--memory", "4G"],
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("needs 7268184000 bytes"), "{err}");
+    assert!(err.contains("a group of 7 tiles"), "{err}");
+    assert_eq!(std::fs::read_dir(data.path()).unwrap().count(), 0);
 }
 
 /// A 4-4-4-4-4-4 partition (a second to build) answers 5x5 boards toward

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use slidedb::build::{self, BuildEvent, BuildOptions, Partition, build_file};
+use slidedb::build::{self, BuildEvent, BuildOptions, Partition, PatternEvent, build_file};
 use slidedb::{
     Board, Metric, Shape, default_data_dir, generate_in, pattern_file_name, table_file_name,
     write_atomic,
@@ -645,8 +645,10 @@ fn resident(memory: u64, distances: u64, frontier: u64, segment: Option<u64>) ->
     }
 }
 
-/// Builds the pattern databases of `partition` toward `goal` and writes
-/// them to `out`: one line per depth of each group.
+/// Builds the pattern databases of `partition` toward `goal` into `out`,
+/// one group at a time (each group's work file kept beside `out` until
+/// the end, so a stopped build goes on by the same command): one line per
+/// depth of each group.
 fn build_patterns(
     args: &Args,
     pool: &rayon::ThreadPool,
@@ -662,47 +664,99 @@ fn build_patterns(
     let quiet = args.quiet;
     let progress = steps(quiet, entries.iter().sum(), "placements,");
     let mut group_start = Instant::now();
-    let mut last_group = 0;
     let mut done = 0u64;
-    let db = pool.install(|| {
-        build::patterns(goal, partition, |p| {
-            // A depth can reach new states of the group but no new
-            // placement: nothing to show.
-            if quiet || p.placements == 0 {
-                return;
+    let options = BuildOptions::default().with_memory(args.memory);
+    let scratch = (out.to_path_buf(), partition.groups().len());
+    let _stop = stop::on_stop(move || {
+        let mut removed = Vec::new();
+        for file in build::pattern_scratch_files(&scratch.0, scratch.1) {
+            if std::fs::remove_file(&file).is_ok() {
+                removed.push(file);
             }
-            if p.group != last_group {
-                last_group = p.group;
+        }
+        removed
+    });
+    let report = pool.install(|| {
+        build::build_patterns_file(goal, partition, out, &options, |event| match event {
+            PatternEvent::Planned(plan) if !quiet => say!(
+                "slidedb-gen: at most {} of memory (one group's search); {} to write",
+                units::bytes(plan.memory),
+                units::bytes(plan.bytes)
+            ),
+            PatternEvent::Kept { group } => {
+                done += entries[group];
                 group_start = Instant::now();
+                progress.set(done, format!("group {} kept", group + 1));
+                progress.say(format!(
+                    "group {}: kept from a stopped build ({})",
+                    group + 1,
+                    build::group_file(out, group).display()
+                ));
             }
-            done += p.placements;
-            let line = format!(
-                "group {} depth {:>3}: {:>11} placements {:>9.3} s",
-                p.group + 1,
-                p.depth,
-                p.placements,
-                group_start.elapsed().as_secs_f64()
-            );
-            let message = format!("group {} depth {}", p.group + 1, p.depth);
-            progress.report(line, done, message);
+            PatternEvent::Discarded { group, why } => progress.say(format!(
+                "group {}: the work file of a stopped build is not usable ({why}): building it again",
+                group + 1
+            )),
+            PatternEvent::Mirrored { group, of } => {
+                group_start = Instant::now();
+                done += entries[group];
+                progress.set(done, format!("group {} mirrored", group + 1));
+                progress.say(format!(
+                    "group {}: the mirror image of group {}: its entries read through the symmetry",
+                    group + 1,
+                    of + 1
+                ));
+            }
+            PatternEvent::Depth(p) => {
+                if p.depth == 0 {
+                    group_start = Instant::now();
+                }
+                // A depth can reach new states of the group but no new
+                // placement: nothing to show.
+                if quiet || p.placements == 0 {
+                    return;
+                }
+                done += p.placements;
+                let line = format!(
+                    "group {} depth {:>3}: {:>11} placements {:>9.3} s",
+                    p.group + 1,
+                    p.depth,
+                    p.placements,
+                    group_start.elapsed().as_secs_f64()
+                );
+                let message = format!("group {} depth {}", p.group + 1, p.depth);
+                progress.report(line, done, message);
+            }
+            PatternEvent::Saved { group, largest, took } => {
+                progress.say(format!(
+                    "group {}: largest entry {largest}, {:.3} s; saved to {}",
+                    group + 1,
+                    took.as_secs_f64(),
+                    build::group_file(out, group).display()
+                ));
+            }
+            PatternEvent::Writing { bytes } => progress.say(format!(
+                "writing {} ({})",
+                out.display(),
+                units::bytes(bytes)
+            )),
+            _ => {}
         })
     });
     progress.finish();
-    let db = db?;
-    let searched = start.elapsed();
-    write_atomic(out, db.as_bytes(), args.force)
-        .with_context(|| format!("cannot write {}", out.display()))?;
+    let report = report.with_context(|| format!("cannot build {}", out.display()))?;
     if !args.quiet {
-        let maxima: Vec<String> = (0..partition.groups().len())
-            .map(|g| (db.layers(g).len() - 1).to_string())
+        let maxima: Vec<String> = report
+            .layers
+            .iter()
+            .map(|l| (l.len() - 1).to_string())
             .collect();
         say!(
-            "slidedb-gen: largest entries {}, search {:.3} s, total {:.3} s; wrote {} ({} bytes)",
+            "slidedb-gen: largest entries {}, total {:.3} s; wrote {} ({} bytes)",
             maxima.join(", "),
-            searched.as_secs_f64(),
             start.elapsed().as_secs_f64(),
             out.display(),
-            db.as_bytes().len()
+            report.bytes
         );
     }
     Ok(())

@@ -38,9 +38,11 @@ pub struct DataArgs {
     /// The pattern databases file: answers (by IDA*) the boards of its size,
     /// also where a full table exists, and is the estimate of --heuristic
     /// pdb [default: for boards over 14 cells, or 10 to 14 without their
-    /// table, the largest of the goal's class in the data folder].
+    /// table, every set of the goal's class in the data folder, largest
+    /// first]. Given again, each file is another set toward the same goals:
+    /// IDA* takes the maximum, reading the smallest set first.
     #[arg(long, value_name = "PATH")]
-    pub pdb: Option<PathBuf>,
+    pub pdb: Vec<PathBuf>,
     /// The memory a search (bfs, dfs, astar) may use for the boards it
     /// remembers, such as 512M or 4G; a search that needs more stops with
     /// an error [default: half the memory available].
@@ -100,7 +102,7 @@ impl DataArgs {
         if let Some(path) = &self.table {
             builder = builder.table_file(path);
         }
-        if let Some(path) = &self.pdb {
+        for path in &self.pdb {
             builder = builder.patterns_file(path);
         }
         let db = builder

@@ -19,7 +19,7 @@ pub struct SizesArgs {
     table: Option<PathBuf>,
     /// A pattern databases file, as `serve --pdb` takes it.
     #[arg(long, value_name = "PATH")]
-    pdb: Option<PathBuf>,
+    pdb: Vec<PathBuf>,
     /// The data folder [default: $SLIDEDB_DATA, else the user's data
     /// directory, such as ~/.local/share/slidedb].
     #[arg(long, value_name = "DIR")]
