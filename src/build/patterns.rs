@@ -23,7 +23,6 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Metric};
 use crate::goals::Goals;
-use crate::output::write_framed;
 use crate::pdb::file::{self, Metadata};
 use crate::pdb::{
     Partition, PatternDb, PatternError, Progress, group_distances, mirrored_distances, search_bytes,
@@ -32,7 +31,9 @@ use crate::rank::placement_count;
 use crate::symmetry::{BuiltFor, GoalClass, Symmetry};
 use crate::system::{available_memory, free_disk};
 
-use super::resumable::{BuildError, BuildOptions, full_disk, generator, io_error, sync_folder};
+use super::resumable::{
+    BuildError, BuildOptions, full_disk, generator, io_error, sync_folder, write_then_rename,
+};
 
 /// How a group's entries are found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -483,9 +484,9 @@ fn check_group(path: &Path, canonical: &Board, tiles: &[u8]) -> Result<Vec<u64>,
 /// `path`, by way of `path.partial`, synced; its length.
 fn write_file(path: &Path, meta: &Metadata, bodies: &[&[u8]]) -> Result<u64, BuildError> {
     let body_len: u64 = bodies.iter().map(|b| b.len() as u64).sum();
-    let partial = partial(path);
-    let written = write_framed(
-        &partial,
+    write_then_rename(
+        path,
+        &partial(path),
         |crc| file::head(meta, body_len, crc),
         |out| {
             for body in bodies {
@@ -494,16 +495,7 @@ fn write_file(path: &Path, meta: &Metadata, bodies: &[&[u8]]) -> Result<u64, Bui
             Ok(())
         },
     )
-    .map_err(BuildError::from)
-    .and_then(|len| {
-        fs::rename(&partial, path).map_err(|e| io_error("rename", &partial, e))?;
-        sync_folder(path);
-        Ok(len)
-    });
-    if written.is_err() {
-        let _ = fs::remove_file(&partial);
-    }
-    written.map_err(|e| full_disk(e, None))
+    .map_err(|e| full_disk(e, None))
 }
 
 #[cfg(test)]

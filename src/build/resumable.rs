@@ -31,7 +31,7 @@
 //! the next layer reads.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -827,19 +827,32 @@ fn write_checkpoint(
             crc,
         )
     };
-    let written = write_framed(&partial, head, |mut out| {
+    write_then_rename(path, &partial, head, |mut out| {
         search.write_checkpoint_body(&mut out)
     })
-    .map_err(BuildError::from)
-    .and_then(|len| {
-        fs::rename(&partial, path).map_err(|e| io_error("rename", &partial, e))?;
-        sync_folder(path);
-        Ok(len)
-    });
+    .map_err(|e| full_disk(e, saved))
+}
+
+/// Writes a file of the family to `partial` ([`write_framed`]), then
+/// renames it to `path` and syncs the folder; on a failure removes
+/// `partial`. The file's length.
+pub(crate) fn write_then_rename(
+    path: &Path,
+    partial: &Path,
+    head: impl Fn(u32) -> Vec<u8>,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<u64, BuildError> {
+    let written = write_framed(partial, head, body)
+        .map_err(BuildError::from)
+        .and_then(|len| {
+            fs::rename(partial, path).map_err(|e| io_error("rename", partial, e))?;
+            sync_folder(path);
+            Ok(len)
+        });
     if written.is_err() {
-        let _ = fs::remove_file(&partial);
+        let _ = fs::remove_file(partial);
     }
-    written.map_err(|e| full_disk(e, saved))
+    written
 }
 
 /// A checkpoint's metadata, its body's offset and its body's CRC-32.

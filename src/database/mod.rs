@@ -814,32 +814,28 @@ impl Database {
             // server started before the databases were built finds them).
             Looked::Not | Looked::Missing(_) => {
                 let mark = FolderMark::now(dir);
+                // A file of the class's name that holds another class's
+                // databases is refused, not used.
+                let open = |path: &PathBuf| {
+                    let db = self.inner.open_patterns(path)?;
+                    if db.indexed_goal() != class.canonical() {
+                        return Err(DatabaseError::WrongGoal {
+                            origin: Source::File(path.clone()),
+                            kind: Kind::PatternDatabases,
+                            asked: *goal,
+                            holds: *db.goal(),
+                        });
+                    }
+                    Ok(db)
+                };
                 let mut paths = self.inner.find_all_patterns(class.canonical())?.into_iter();
                 match paths.next() {
                     Some(path) => {
-                        let db = self.inner.open_patterns(&path)?;
-                        if db.indexed_goal() != class.canonical() {
-                            return Err(DatabaseError::WrongGoal {
-                                origin: Source::File(path),
-                                kind: Kind::PatternDatabases,
-                                asked: *goal,
-                                holds: *db.goal(),
-                            });
-                        }
+                        let db = open(&path)?;
                         // The other sets of the class, searched beside it.
-                        let mut more = Vec::new();
-                        for other in paths {
-                            let db = self.inner.open_patterns(&other)?;
-                            if db.indexed_goal() != class.canonical() {
-                                return Err(DatabaseError::WrongGoal {
-                                    origin: Source::File(other),
-                                    kind: Kind::PatternDatabases,
-                                    asked: *goal,
-                                    holds: *db.goal(),
-                                });
-                            }
-                            more.push(Arc::new(db));
-                        }
+                        let more = paths
+                            .map(|other| open(&other).map(Arc::new))
+                            .collect::<Result<Vec<_>, _>>()?;
                         lock(&self.inner.companions).insert(*class.canonical(), more.into());
                         let db = Arc::new(db);
                         *held = Looked::Found(db.clone(), Source::File(path.clone()));
