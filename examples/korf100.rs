@@ -4,8 +4,12 @@
 //! nodes generated, time) and the totals.
 //!
 //! ```text
-//! cargo run --release --example korf100 -- [7-8|6-6-3|5-5-5] [FIRST_N]
+//! cargo run --release --example korf100 -- [7-8|6-6-3|5-5-5][@parent] [FIRST_N]
 //! ```
+//!
+//! IDA* leaves out every redundant move sequence ([`Pruning::Duplicates`]);
+//! with `@parent` (`6-6-3@parent`), only the undo of the last move, as the
+//! published counts did.
 //!
 //! The databases are memory-mapped from the data folder (`$SLIDEDB_DATA`,
 //! else the user's data directory) where `slidedb-gen --size 4x4 --pdb
@@ -18,7 +22,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use slidedb::pdb::{self, Partition};
+use slidedb::pdb::{self, Partition, Pruning};
 use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Database, Engine, Method, Shape};
 use slidedb::{default_data_dir, pattern_file_name};
@@ -26,6 +30,10 @@ use slidedb::{default_data_dir, pattern_file_name};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let sizes = args.first().map(String::as_str).unwrap_or("6-6-3");
+    let (sizes, pruning) = match sizes.strip_suffix("@parent") {
+        Some(sizes) => (sizes, Pruning::Parent),
+        None => (sizes, Pruning::Duplicates),
+    };
     let first: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(100);
     let shape = Shape::new(4, 4).expect("4x4");
     let goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).expect("goal");
@@ -64,7 +72,7 @@ fn main() -> ExitCode {
         }
     };
     match db.and_then(|db| db.engine(&goal, Method::Exact)) {
-        Ok(engine) => solve_all(&engine, first),
+        Ok(engine) => solve_all(&engine.with_pruning(pruning), first),
         Err(e) => {
             eprintln!("korf100: {e}");
             ExitCode::from(2)

@@ -7,7 +7,7 @@
 //! published one, 2 on an error.
 //!
 //! ```text
-//! cargo run --release --example korf50 -- [--pdb SIZES]... [--data DIR] [--threads N]
+//! cargo run --release --example korf50 -- [--pdb SIZES[@parent]]... [--data DIR] [--threads N]
 //!     [--results FILE] [--cheapest N | --all | ID ...]
 //! ```
 //!
@@ -18,7 +18,10 @@
 //! none is named), or several joined by `+` (`7-7-7-3+6-6-6-6`), searched
 //! under the maximum of their estimates (the smallest set read first); with
 //! several `--pdb`, each instance is solved under each in turn, side by
-//! side. The databases are memory-mapped from the data
+//! side. IDA* leaves out every redundant move sequence
+//! ([`Pruning::Duplicates`]); a name ending in `@parent` (`6-6-6-6@parent`)
+//! leaves out only the undo of the last move, as Korf and Felner did: the
+//! tree their counts are of. The databases are memory-mapped from the data
 //! folder (`--data`, else `$SLIDEDB_DATA`, else the user's data
 //! directory), where `slidedb-gen --size 5x5 --pdb 6-6-6-6` writes them.
 //! The search runs on `--threads` threads (default: every core).
@@ -36,7 +39,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use slidedb::pdb::Partition;
+use slidedb::pdb::{Partition, Pruning};
 use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Database, Engine, Method, Shape};
 use slidedb::{default_data_dir, pattern_file_name};
@@ -139,6 +142,10 @@ fn main() -> ExitCode {
     for spec in &args.sizes {
         let mut labels = Vec::new();
         let mut database = Database::in_memory();
+        let (spec, pruning) = match spec.strip_suffix("@parent") {
+            Some(spec) => (spec, Pruning::Parent),
+            None => (spec.as_str(), Pruning::Duplicates),
+        };
         for part in spec.split('+') {
             let sizes = match Partition::parse(&goal, part) {
                 Ok(p) => p.label(&goal),
@@ -159,13 +166,16 @@ fn main() -> ExitCode {
             database = database.patterns_file(&path);
             labels.push(sizes);
         }
-        let sizes = labels.join("+");
+        let mut sizes = labels.join("+");
+        if pruning == Pruning::Parent {
+            sizes.push_str("@parent");
+        }
         let clock = Instant::now();
         let engine = match database
             .open()
             .and_then(|db| db.engine(&goal, Method::Exact))
         {
-            Ok(engine) => engine,
+            Ok(engine) => engine.with_pruning(pruning),
             Err(e) => {
                 eprintln!("korf50: {e}");
                 return ExitCode::from(2);

@@ -129,6 +129,7 @@ mod bfs;
 pub mod board;
 pub mod build;
 pub mod database;
+mod duplicates;
 mod format;
 mod goals;
 pub mod multi_heuristic;

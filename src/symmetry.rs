@@ -105,6 +105,58 @@ impl Symmetry {
     }
 }
 
+/// A symmetry of a goal: a symmetry of the board onto itself that keeps
+/// the goal's blank in place, with the renaming of tiles that keeps the
+/// goal (tile `t` becomes the tile whose goal cell is the image of `t`'s).
+/// A board and its image under `cell` and `rename` are equally far from
+/// the goal, and a pattern of tiles and its renamed image have the same
+/// distances, read through `cell`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GoalSymmetry {
+    /// `cell[c]`: the cell that cell `c` goes to.
+    pub cell: [u8; MAX_CELLS],
+    /// `rename[t]`: the name tile `t` takes in the image.
+    pub rename: [u8; MAX_CELLS],
+}
+
+impl GoalSymmetry {
+    /// Every symmetry of `goal`, the identity first: one to eight of them
+    /// (two for a square board's corner blank, one for most blanks of a
+    /// rectangle's).
+    pub fn all(goal: &Board) -> impl Iterator<Item = GoalSymmetry> + '_ {
+        let shape = goal.shape();
+        let n = shape.cells();
+        let mut home = [0usize; MAX_CELLS];
+        for c in 0..n {
+            home[goal.tile(c) as usize] = c;
+        }
+        Symmetry::all(shape)
+            .filter(move |s| s.to() == shape && s.cell(goal.blank()) == goal.blank())
+            .map(move |s| {
+                // Cells and tiles past the board's stay as they are.
+                let mut turn = GoalSymmetry {
+                    cell: std::array::from_fn(|c| c as u8),
+                    rename: std::array::from_fn(|t| t as u8),
+                };
+                for (c, to) in turn.cell[..n].iter_mut().enumerate() {
+                    *to = s.cell(c) as u8;
+                }
+                for (name, &at) in turn.rename[..n].iter_mut().zip(&home[..n]) {
+                    *name = goal.tile(s.cell(at));
+                }
+                turn
+            })
+    }
+
+    /// Whether it moves no cell.
+    pub fn is_identity(&self) -> bool {
+        self.cell
+            .iter()
+            .enumerate()
+            .all(|(c, &to)| c == to as usize)
+    }
+}
+
 /// A file built for one goal that answers toward every goal of the goal's
 /// class: a full [`Table`](crate::Table) or
 /// [`PatternDb`](crate::pdb::PatternDb). One set of goal accessors for
@@ -378,6 +430,29 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn goal_symmetries_keep_the_goal_and_its_blank() {
+        let corner: Board = "0 1 2 3 4 5 6 7 8".parse().unwrap();
+        let edge: Board = "1 0 2 3 4 5 6 7 8".parse().unwrap();
+        let centre: Board = "1 2 3 4 0 5 6 7 8".parse().unwrap();
+        let wide = Board::solved(Shape::new(3, 4).unwrap());
+        for (goal, count) in [(corner, 2), (edge, 2), (centre, 8), (wide, 1)] {
+            let turns: Vec<GoalSymmetry> = GoalSymmetry::all(&goal).collect();
+            assert_eq!(turns.len(), count, "{goal}");
+            assert!(turns[0].is_identity());
+            assert!(turns[1..].iter().all(|t| !t.is_identity()));
+            for turn in turns {
+                let n = goal.shape().cells();
+                // The goal moved and renamed is the goal.
+                let mut image = [0u8; MAX_CELLS];
+                for c in 0..n {
+                    image[turn.cell[c] as usize] = turn.rename[goal.tile(c) as usize];
+                }
+                assert!(image[..n].iter().copied().eq(goal.tiles()), "{goal}");
             }
         }
     }

@@ -28,7 +28,7 @@ use crate::pdb::{
     Partition, PatternDb, PatternError, Progress, group_distances, mirrored_distances, search_bytes,
 };
 use crate::rank::placement_count;
-use crate::symmetry::{BuiltFor, GoalClass, Symmetry};
+use crate::symmetry::{BuiltFor, GoalClass, GoalSymmetry};
 use crate::system::{available_memory, free_disk};
 
 use super::resumable::{
@@ -165,10 +165,9 @@ pub fn pattern_scratch_files(out: &Path, groups: usize) -> Vec<PathBuf> {
         .collect()
 }
 
-/// How a group's entries are read from an earlier group's: (the earlier
-/// group, `rename[t]` the tile of it that tile `t` becomes, `cells[c]` the
-/// cell that cell `c` becomes).
-type Mirror = (usize, Vec<u8>, Vec<u8>);
+/// How a group's entries are read from an earlier group's: the earlier
+/// group, and the symmetry of the goal that maps this group onto it.
+type Mirror = (usize, GoalSymmetry);
 
 /// The groups of `partition` renamed into the indexed goal of `goal`'s
 /// class, and for each, an earlier group a symmetry maps it onto (with
@@ -195,33 +194,19 @@ impl Layout {
             .renamed(canonical.shape(), |t| class.canonical_tile(t))?
             .groups()
             .to_vec();
-        let shape = canonical.shape();
-        let n = shape.cells();
-        let mut at = [0usize; crate::board::MAX_CELLS];
-        for c in 0..n {
-            at[canonical.tile(c) as usize] = c;
-        }
-        // The symmetries that keep the goal's blank in place, each with the
-        // renaming that keeps the goal: tile t becomes the tile whose home
-        // is where t's home goes.
-        let turns: Vec<(Vec<u8>, Vec<u8>)> = Symmetry::all(shape)
-            .filter(|s| s.to() == shape && s.cell(canonical.blank()) == canonical.blank())
-            .map(|s| {
-                let cells: Vec<u8> = (0..n).map(|c| s.cell(c) as u8).collect();
-                let rename: Vec<u8> = (0..n).map(|t| canonical.tile(s.cell(at[t]))).collect();
-                (rename, cells)
-            })
-            .filter(|(_, cells)| cells.iter().enumerate().any(|(c, &to)| c != to as usize))
+        let turns: Vec<GoalSymmetry> = GoalSymmetry::all(&canonical)
+            .filter(|turn| !turn.is_identity())
             .collect();
         let mirror = indexed
             .iter()
             .enumerate()
             .map(|(g, tiles)| {
-                turns.iter().find_map(|(rename, cells)| {
-                    let mut image: Vec<u8> = tiles.iter().map(|&t| rename[t as usize]).collect();
+                turns.iter().find_map(|turn| {
+                    let mut image: Vec<u8> =
+                        tiles.iter().map(|&t| turn.rename[t as usize]).collect();
                     image.sort_unstable();
                     let of = indexed[..g].iter().position(|h| *h == image)?;
-                    Some((of, rename.clone(), cells.clone()))
+                    Some((of, *turn))
                 })
             })
             .collect();
@@ -414,7 +399,7 @@ pub fn build_patterns_file(
                     placements,
                 }))
             }),
-            Some((of, rename, cells)) => {
+            Some((of, turn)) => {
                 let from = &plan.groups[*of].file;
                 let source = PatternDb::open_path(from)
                     .map_err(|e| io_error("read", from, std::io::Error::other(e)))?;
@@ -424,8 +409,8 @@ pub fn build_patterns_file(
                     tiles,
                     &layout.indexed[*of],
                     source.entries(0),
-                    |t| rename[t as usize],
-                    |c| cells[c as usize],
+                    |t| turn.rename[t as usize],
+                    |c| turn.cell[c as usize],
                 )
             }
         };

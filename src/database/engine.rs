@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::Source;
 use crate::board::{Board, Metric, Move};
-use crate::pdb::PatternDb;
+use crate::pdb::{PatternDb, Pruning};
 use crate::random::SplitMix64;
 use crate::search::Stats;
 use crate::solution::{Solution, SolveError};
@@ -322,6 +322,8 @@ pub(super) enum EngineKind {
         /// The class's other sets: IDA* takes the maximum with them.
         others: super::Companions,
         algorithm: Algorithm,
+        /// The move sequences IDA* leaves out.
+        pruning: Pruning,
         solver: Arc<Solver>,
     },
     Search {
@@ -396,6 +398,30 @@ impl Engine {
             EngineKind::Table(t) => Some(t),
             _ => None,
         }
+    }
+
+    /// The engine with IDA* under pattern databases leaving out the move
+    /// sequences `pruning` says ([`Pruning::Duplicates`] unless set):
+    /// [`Pruning::Parent`] searches the tree that published node counts
+    /// are of. Other engines are unchanged.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Method, Shape, pdb::{self, Pruning}};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-4").unwrap(), |_| {}).unwrap();
+    /// let db = Database::in_memory().patterns(built).open().unwrap();
+    /// let engine = db.engine(&goal, Method::Exact).unwrap();
+    /// let board: Board = "8 6 7 2 5 4 3 0 1".parse().unwrap(); // 31 moves, the most
+    /// let fewer = engine.solve(&board).unwrap();
+    /// let parent = engine.with_pruning(Pruning::Parent).solve(&board).unwrap();
+    /// assert_eq!(fewer.distance(), parent.distance());
+    /// assert!(fewer.stats.unwrap().generated < parent.stats.unwrap().generated);
+    /// ```
+    pub fn with_pruning(mut self, pruning: Pruning) -> Engine {
+        if let EngineKind::Patterns { pruning: own, .. } = &mut self.kind {
+            *own = pruning;
+        }
+        self
     }
 
     /// The pattern databases it searches under, if any.
@@ -489,6 +515,7 @@ impl Engine {
                 db,
                 others,
                 algorithm: Algorithm::IdaStar,
+                pruning,
                 ..
             } => {
                 // The smallest set first: its lookups hit the cache most,
@@ -498,7 +525,7 @@ impl Engine {
                     .chain(others.iter().map(|o| &**o))
                     .collect();
                 sets.sort_by_key(|set| set.as_bytes().len());
-                PatternDb::solve_sets_toward(&sets, &db.class, board, progress)
+                PatternDb::solve_sets_toward(&sets, &db.class, board, *pruning, progress)
             }
             EngineKind::Patterns {
                 db,

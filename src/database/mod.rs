@@ -52,7 +52,7 @@ use slots::{FolderMark, Looked, Slots, lock};
 use crate::board::{Board, Metric, Shape};
 use crate::multi_heuristic::ColourPdb;
 use crate::output;
-use crate::pdb::PatternDb;
+use crate::pdb::{PatternDb, Pruning};
 use crate::random::SplitMix64;
 use crate::solution::Solution;
 use crate::solver::{Algorithm, Heuristic, Solver};
@@ -548,6 +548,7 @@ impl Database {
                     db,
                     others: self.companions(goal),
                     algorithm: Algorithm::IdaStar,
+                    pruning: Pruning::default(),
                     solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 },
                 ExactBy::Nothing { dir } if goal.shape().cells() > MAX_FALLBACK_CELLS => {
@@ -584,6 +585,7 @@ impl Database {
                     db: self.require_patterns(goal)?,
                     others: self.companions(goal),
                     algorithm,
+                    pruning: Pruning::default(),
                     solver: Arc::new(Solver::new(goal).with_memory(self.inner.search_memory)),
                 }
             }

@@ -835,7 +835,7 @@ mod tests {
     /// goal's blank in place equal those its own search finds.
     #[test]
     fn mirrored_distances_equal_the_search() {
-        use crate::symmetry::Symmetry;
+        use crate::symmetry::GoalSymmetry;
         let cells = |n: u8| (1..n).map(|t| t.to_string()).collect::<Vec<_>>().join(" ") + " 0";
         for (goal, tiles) in [
             (board(4, 4, &cells(16)), &[2, 3, 4, 8][..]),
@@ -846,20 +846,15 @@ mod tests {
             (board(3, 3, &cells(9)), &[1, 2, 6]),
             (board(2, 3, "1 0 2 3 4 5"), &[1, 3]),
         ] {
-            let shape = goal.shape();
-            let n = shape.cells();
-            let at = |t: u8| (0..n).find(|&c| goal.tile(c) == t).unwrap();
             let own = group_distances(&goal, tiles, &mut |_, _| {});
             let mut tried = 0;
-            for s in Symmetry::all(shape)
-                .filter(|s| s.to() == shape && s.cell(goal.blank()) == goal.blank())
-            {
-                let rename = |t: u8| goal.tile(s.cell(at(t)));
+            for turn in GoalSymmetry::all(&goal) {
+                let rename = |t: u8| turn.rename[t as usize];
                 let mut from: Vec<u8> = tiles.iter().map(|&t| rename(t)).collect();
                 from.sort_unstable();
                 let theirs = group_distances(&goal, &from, &mut |_, _| {});
                 let got = mirrored_distances(&goal, tiles, &from, &theirs, rename, |c| {
-                    s.cell(c as usize) as u8
+                    turn.cell[c as usize]
                 });
                 assert!(got == own, "{goal} {tiles:?} from {from:?}");
                 tried += 1;

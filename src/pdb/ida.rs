@@ -35,11 +35,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use crate::board::{Adjacency, Board, MAX_CELLS, Move};
+use crate::duplicates::{DuplicateFilter, REFUSED};
 
 use crate::search::{PROGRESS_EVERY, Stats};
-use crate::symmetry::Symmetry;
+use crate::symmetry::GoalSymmetry;
 
-use super::MAX_GROUP_TILES;
+use super::{MAX_GROUP_TILES, Pruning};
 
 /// No group: a tile no group covers.
 const NONE: u8 = u8::MAX;
@@ -47,7 +48,7 @@ const NONE: u8 = u8::MAX;
 const MAX_VIEWS: usize = 8;
 /// The most groups of all sets together (a set whose groups would pass it
 /// is left out).
-pub(super) const MAX_GROUPS: usize = 32;
+const MAX_GROUPS: usize = 32;
 /// The deepest bound tried.
 const MAX_BOUND: u32 = 1000;
 /// The fewest nodes an iteration expands for the next to run on every
@@ -186,6 +187,9 @@ pub(super) struct Search<'a> {
     /// (see [`placement_rank`](crate::rank::placement_rank)), so the digits' products are independent.
     weights: Vec<[u32; MAX_GROUP_TILES]>,
     views: Vec<View>,
+    /// The automaton refusing redundant move sequences, if they are
+    /// pruned ([`Pruning::Duplicates`]).
+    filter: Option<std::sync::Arc<DuplicateFilter>>,
 }
 
 /// What changes along the path.
@@ -200,6 +204,8 @@ struct Node {
     value: [[u8; MAX_GROUPS]; MAX_VIEWS],
     /// `sum[v]`: the sum of `value[v]`.
     sum: [u32; MAX_VIEWS],
+    /// The filter's state after the moves so far (0 without a filter).
+    state: u32,
 }
 
 /// A value for each view: that of the group of the tile a slide moves,
@@ -218,6 +224,7 @@ impl<'a> Search<'a> {
         goal: &Board,
         sets: &[Vec<(&[u8], &'a [u8])>],
         order: [Move; 4],
+        pruning: Pruning,
     ) -> Search<'a> {
         let shape = goal.shape();
         let n = shape.cells();
@@ -240,23 +247,18 @@ impl<'a> Search<'a> {
             let range = (first as u8, groups.len() as u8);
             // The board's symmetries that keep the goal's blank in place:
             // the identity first, then the mirrors that read another sum.
-            for s in Symmetry::all(shape)
-                .filter(|s| s.to() == shape && s.cell(goal.blank()) == goal.blank())
-            {
+            for turn in GoalSymmetry::all(goal) {
                 let mut view = View {
                     groups: range,
-                    cell: [0; MAX_CELLS],
+                    cell: turn.cell,
                     group: [NONE; MAX_CELLS],
                     slot: [0; MAX_CELLS],
                 };
-                let mut identity = true;
-                for c in 0..n {
-                    let to = s.cell(c);
-                    identity &= to == c;
-                    view.cell[c] = to as u8;
-                    let (tile, named) = (goal.tile(c) as usize, goal.tile(to) as usize);
-                    view.group[tile] = group_of[named];
-                    view.slot[tile] = slot_of[named];
+                let identity = turn.is_identity();
+                for t in 0..n {
+                    let named = turn.rename[t] as usize;
+                    view.group[t] = group_of[named];
+                    view.slot[t] = slot_of[named];
                 }
                 // Each group's tiles named, in this view, as the tiles of
                 // one group: the mirror reads the identity's sum.
@@ -303,6 +305,10 @@ impl<'a> Search<'a> {
                 })
                 .collect(),
             views,
+            filter: match pruning {
+                Pruning::Parent => None,
+                Pruning::Duplicates => Some(DuplicateFilter::of(shape)),
+            },
         }
     }
 
@@ -314,6 +320,7 @@ impl<'a> Search<'a> {
             cells: [[[0; MAX_GROUP_TILES]; MAX_GROUPS]; MAX_VIEWS],
             value: [[0; MAX_GROUPS]; MAX_VIEWS],
             sum: [0; MAX_VIEWS],
+            state: self.filter.as_ref().map_or(0, |f| f.start(board.blank())),
         };
         for c in 0..self.n {
             let t = board.tile(c);
@@ -394,6 +401,20 @@ impl<'a> Search<'a> {
             node.value[v][g] = values[v];
         }
         replaced
+    }
+
+    /// The filter's state after `mv` to `target`, or [`REFUSED`] if the
+    /// move is not searched: it undoes the last (the blank came from
+    /// `previous`) or completes a redundant sequence.
+    #[inline(always)]
+    fn state_after(&self, node: &Node, mv: Move, target: usize, previous: usize) -> u32 {
+        if target == previous {
+            return REFUSED;
+        }
+        match &self.filter {
+            Some(filter) => filter.step(node.state, mv),
+            None => 0,
+        }
     }
 
     /// Slides the tile in `target` into the blank, looking up every view.
@@ -577,9 +598,11 @@ impl<'a> Search<'a> {
                         path.clear();
                         path.extend(self.moves(root, prefix));
                         let mut previous = usize::MAX;
-                        for &target in prefix {
+                        for (mv, &target) in self.moves(root, prefix).zip(prefix) {
+                            let after = self.state_after(&node, mv, target as usize, previous);
                             previous = node.blank;
                             self.slide(&mut node, target as usize);
+                            node.state = after;
                         }
                         watch.subtree = i;
                         watch.stopped = false;
@@ -671,13 +694,16 @@ impl<'a> Search<'a> {
         cut.stats.peak_open = cut.stats.peak_open.max(prefix.len() as u64 + 1);
         let g = prefix.len() as u32 + 1;
         let here = node.blank;
-        for &(_, target) in self.adjacency.from(here) {
+        let state = node.state;
+        for &(mv, target) in self.adjacency.from(here) {
             let target = target as usize;
-            if target == previous {
+            let after = self.state_after(node, mv, target, previous);
+            if after == REFUSED {
                 continue;
             }
             cut.stats.generated += 1;
             let replaced = self.slide(node, target);
+            node.state = after;
             let f = g + self.estimate(node);
             if f <= bound {
                 prefix.push(target as u8);
@@ -689,6 +715,7 @@ impl<'a> Search<'a> {
                 cut.next_bound = f;
             }
             self.undo(node, here, &replaced, self.views.len());
+            node.state = state;
         }
         false
     }
@@ -771,15 +798,17 @@ impl<'a> Search<'a> {
         // the same either way.)
         let mut values = [[0u8; MAX_VIEWS]; 4];
         let mut f = [0u32; 4];
-        for (i, &(_, target)) in moves.iter().enumerate() {
-            if target as usize != previous {
+        let mut after = [REFUSED; 4];
+        for (i, &(mv, target)) in moves.iter().enumerate() {
+            after[i] = self.state_after(node, mv, target as usize, previous);
+            if after[i] != REFUSED {
                 let (sum, value) = self.child_sum::<K>(node, 0, target as usize);
                 values[i][0] = value;
                 f[i] = g + sum;
             }
         }
         for (i, &(_, target)) in moves.iter().enumerate() {
-            if target as usize != previous {
+            if after[i] != REFUSED {
                 for (v, value) in values[i].iter_mut().enumerate().take(V).skip(1) {
                     if f[i] > bound && f[i] >= *next_bound {
                         break;
@@ -790,14 +819,16 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        let state = node.state;
         for (i, &(mv, target)) in moves.iter().enumerate() {
             let target = target as usize;
-            if target == previous {
+            if after[i] == REFUSED {
                 continue;
             }
             stats.generated += 1;
             if f[i] <= bound {
                 let replaced = self.apply(node, target, &values[i], V);
+                node.state = after[i];
                 path.push(mv);
                 if self.bounded::<K, V, W>(node, goal, bound, here, path, next_bound, stats, watch)
                 {
@@ -805,6 +836,7 @@ impl<'a> Search<'a> {
                 }
                 path.pop();
                 self.undo(node, here, &replaced, V);
+                node.state = state;
             } else if f[i] < *next_bound {
                 *next_bound = f[i];
             }

@@ -26,6 +26,7 @@ const ORDER: &[&str] = &[
     "format",
     "rank",
     "symmetry",
+    "duplicates",
     "random",
     "solution",
     "multi_heuristic",

@@ -4,7 +4,7 @@
 use crate::common;
 use slidedb::BuiltFor;
 
-use slidedb::pdb::{self, Partition, PatternDb};
+use slidedb::pdb::{self, Partition, PatternDb, Pruning};
 use slidedb::random::{SplitMix64, random_board};
 use slidedb::{Board, FileError, Move, Shape};
 
@@ -141,8 +141,10 @@ fn five_by_five_boards_are_solved_optimally_with_small_databases() {
 /// The two cheapest of Korf and Felner's 50 24-puzzle instances (#38, 96
 /// moves; #40, 82 moves), solved optimally through the 6-6-6-6 databases
 /// built in memory (about two minutes on two cores and 1.5 GB). On one
-/// thread IDA* generates exactly the nodes Korf and Felner's did (the same
-/// estimate, the same order of moves); on two, the same moves.
+/// thread, pruning only the undo of the last move as they did, IDA*
+/// generates exactly the nodes Korf and Felner's did (the same estimate,
+/// the same order of moves); on two, the same moves; pruning redundant
+/// sequences, fewer nodes.
 #[test]
 #[ignore = "builds the 5x5 6-6-6-6 databases: minutes and 1.5 GB in release"]
 fn solves_korf_and_felner_38_and_40_optimally() {
@@ -179,45 +181,59 @@ fn solves_korf_and_felner_38_and_40_optimally() {
         let board = Board::parse(&f[1..26].join(" "), Some(shape)).unwrap();
         let length: usize = f[26].parse().unwrap();
         let published: u64 = f[27].parse().unwrap();
-        let one = threads(1).install(|| db.solve(&board).unwrap());
+        let one = threads(1).install(|| db.solve_pruned(&[], &board, Pruning::Parent).unwrap());
         let moves = one.moves.clone().unwrap();
         assert_eq!(moves.len(), length, "#{id}");
         assert!(common::leads_to(&board, &moves, &korf), "#{id}");
         assert_eq!(one.stats.unwrap().generated, published, "#{id}");
-        let two = threads(2).install(|| db.solve(&board).unwrap());
+        let two = threads(2).install(|| db.solve_pruned(&[], &board, Pruning::Parent).unwrap());
         assert_eq!(two.moves, one.moves, "#{id}");
+        // Without redundant move sequences: as short, and fewer nodes.
+        let fewer = db.solve(&board).unwrap();
+        assert_eq!(fewer.distance(), Some(length as u32), "#{id}");
+        assert!(fewer.stats.unwrap().generated < published, "#{id}");
     }
 }
 
 /// IDA* on every thread of the pool finds the moves one thread finds, and
 /// counts at least its nodes (the same iterations; in the last, the other
 /// threads' work beside the find), on the 15-puzzles of Korf's 100 whose
-/// iterations pass the million nodes after which the search splits.
+/// iterations pass the million nodes after which the search splits: with
+/// either pruning (the threads' subtrees start from the state the moves
+/// above them leave the filter of redundant sequences in).
 #[test]
 fn the_parallel_search_finds_the_moves_of_one_thread() {
     let shape = Shape::new(4, 4).unwrap();
     let korf_goal = Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Some(shape)).unwrap();
     let class = slidedb::symmetry::GoalClass::of(&korf_goal);
-    let db = toward(fifteen_555(class.canonical()), class.goal());
+    let db = fifteen_555(class.canonical());
     let threads = |n| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
             .unwrap()
     };
-    // Instances of 12 to 30 million nodes with these databases.
-    let picks = [3, 15, 22, 32, 88];
-    for (id, board, length) in korf100().into_iter().filter(|i| picks.contains(&i.0)) {
-        let one = threads(1).install(|| db.solve(&board).unwrap());
-        let stats = one.stats.unwrap();
-        // Some iteration passed the million nodes after which it splits.
-        assert!(stats.expanded > 4 << 20, "#{id}: {stats:?}");
-        for n in [2, 3] {
-            let many = threads(n).install(|| db.solve(&board).unwrap());
-            assert_eq!(many.moves, one.moves, "#{id} on {n} threads");
-            assert!(many.stats.unwrap().generated >= stats.generated, "#{id}");
+    // Instances of 5 to 17 million nodes expanded with these databases.
+    for (pruning, picks) in [
+        (Pruning::Parent, [3, 15, 17, 32, 88]),
+        (Pruning::Duplicates, [3, 15, 17, 82, 88]),
+    ] {
+        for (id, board, length) in korf100().into_iter().filter(|i| picks.contains(&i.0)) {
+            let board = class.to_canonical(&board);
+            let solve = || db.solve_pruned(&[], &board, pruning).unwrap();
+            let one = threads(1).install(solve);
+            let stats = one.stats.unwrap();
+            // Some iteration passed the million nodes after which it splits.
+            assert!(stats.expanded > 4 << 20, "#{id} {pruning:?}: {stats:?}");
+            for n in [2, 3] {
+                let many = threads(n).install(solve);
+                assert_eq!(many.moves, one.moves, "#{id} {pruning:?} on {n} threads");
+                assert!(many.stats.unwrap().generated >= stats.generated, "#{id}");
+            }
+            let moves = one.moves.unwrap();
+            assert_eq!(moves.len() as u32, length, "#{id} {pruning:?}");
+            assert!(common::leads_to(&board, &moves, class.canonical()), "#{id}");
         }
-        assert_eq!(one.moves.unwrap().len() as u32, length, "#{id}");
     }
 }
 
