@@ -323,10 +323,13 @@ mod tests {
     /// The branching factors the documentation gives: refusing only the
     /// undo of the last move (the published asymptotic branching factors,
     /// 2.1304 and 2.3676: Edelkamp and Korf, 1998), and every redundant
-    /// sequence of up to 12.
+    /// sequence of up to 12; and the number of states.
     #[test]
     fn the_filter_lowers_the_branching_factor() {
-        for (rows, cols, parent, twelve) in [(4, 4, 2.1304, 2.0079), (5, 5, 2.3676, 2.2714)] {
+        for (rows, cols, parent, twelve, states) in [
+            (4, 4, 2.1304, 2.0079, 17_042),
+            (5, 5, 2.3676, 2.2714, 61_295),
+        ] {
             let shape = Shape::new(rows, cols).unwrap();
             let undo = growth(&DuplicateFilter::new(shape, 2));
             let filter = DuplicateFilter::new(shape, MAX_LENGTH);
@@ -334,6 +337,8 @@ mod tests {
             eprintln!("{shape}: {undo:.4} {full:.4} {} states", filter.states());
             assert!((undo - parent).abs() < 1e-4, "{shape}: {undo}");
             assert!((full - twelve).abs() < 1e-4, "{shape}: {full}");
+            // The JavaScript package's filter has as many (js/test/unit.test.js).
+            assert_eq!(filter.states(), states, "{shape}");
         }
     }
 

@@ -2,7 +2,8 @@
 // src/pdb/mod.rs), and IDA* over them (src/pdb/ida.rs): the estimate is the
 // largest of the groups' sums for the board and for each mirror of it (the
 // symmetries that keep the goal's blank in place), and the blank's moves
-// are tried up, left, right, down as seen toward the goal asked, so that
+// are tried up, left, right, down as seen toward the goal asked, and a
+// move completing a redundant sequence is refused (duplicates.js), so that
 // the tree, and the nodes counted, are the Rust search's on one thread.
 //
 // The search keeps the board, each view's group cells and values, and the
@@ -13,6 +14,7 @@ import { Board, DOWN, LEFT, MOVES, POPCOUNT16 as POPCOUNT, RIGHT, UP, cellsParit
 import { SearchStoppedError, SlidedbFormatError, SolveError } from "./errors.js";
 import { KIND_PATTERNS, asBytes, checkBody, layoutError, metadataError, readFrame } from "./format.js";
 import { AskedGoals, goalsClass, metricName, otherClass, readGoals } from "./goals.js";
+import { REFUSED, duplicateFilter } from "./duplicates.js";
 import { placementCount, placementRank } from "./rank.js";
 import { stepsOf } from "./table.js";
 import { GoalClass, mirrors } from "./symmetry.js";
@@ -396,6 +398,10 @@ class Search {
     this.fRepl = new Uint8Array(D * V);
     this.fHere = new Uint8Array(D);
     this.path = new Uint8Array(D);
+    // The duplicate filter's state at each depth, and each child's.
+    this.filter = duplicateFilter(goal.rows, goal.cols).next;
+    this.fState = new Int32Array(D);
+    this.fAfter = new Int32Array(D * 4);
     this.adjacency = new Map(); // by move order
   }
 
@@ -513,6 +519,7 @@ class Search {
     const { n, G, V, vCell, vGroup, vSlot, body, offsets, weights, sizes } = this;
     const { board, cells, value, sum, goalCells } = this;
     const { fTarget, fMove, fF, fVals, fCount, fNext, fRepl, fHere, path } = this;
+    const { filter, fState, fAfter } = this;
     const { targets, moves, counts } = adj;
     let expanded = stats.expanded;
     let generated = stats.generated;
@@ -520,6 +527,7 @@ class Search {
     let blank = this.blank;
     let d = 0;
     let previous = -1;
+    fState[0] = blank;
 
     if (isGoal(sum, V, board, goalCells, n)) {
       this.blank = blank;
@@ -553,12 +561,17 @@ class Search {
       let count = 0;
       const first = blank * 4;
       const moveCount = counts[blank];
+      const state = fState[d] * 4;
       for (let j = 0; j < moveCount; j++) {
         const target = targets[first + j];
         if (target === previous) continue;
+        const mv = moves[first + j];
+        const after = filter[state + mv];
+        if (after === REFUSED) continue;
         const idx = d * 4 + count;
         fTarget[idx] = target;
-        fMove[idx] = moves[first + j];
+        fMove[idx] = mv;
+        fAfter[idx] = after;
         const tile = board[target];
         const gr = vGroup[tile];
         if (gr === NONE) {
@@ -661,6 +674,7 @@ class Search {
         value[at] = nv;
       }
       path[d] = fMove[idx];
+      fState[d + 1] = fAfter[idx];
       d++;
       previous = from;
       if (sum[0] === 0 && isGoal(sum, V, board, goalCells, n)) {

@@ -1,6 +1,6 @@
 // Unit tests: parsing every syntax and its faults, formatting, moves and
-// parity, CRC-32, bincode varints, the ranks against brute force, and the
-// goal classes.
+// parity, CRC-32, bincode varints, the ranks against brute force, the
+// goal classes, and the duplicate-move filter.
 
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
@@ -31,6 +31,7 @@ import {
   placementUnrank,
   shapeOf,
 } from "../src/index.js";
+import { REFUSED, buildFilter, duplicateFilter } from "../src/duplicates.js";
 import { packedRankTables } from "../src/rank.js";
 import { buildTable, dataDir, placements, runCli } from "../support/helpers.js";
 
@@ -462,3 +463,72 @@ describe("symmetries and goal classes", () => {
     assert.equal(String(applyMove(board, "udlr"[cls.moveBack[3]])), String(korf));
   });
 });
+
+describe("the duplicate-move filter", () => {
+  test("it has the Rust filter's states, refuses undos and walks round a square, and keeps a shortest path", () => {
+    // src/duplicates.rs: 17,042 states on the 4x4.
+    const filter = duplicateFilter(4, 4);
+    assert.equal(filter.states, 17042);
+    assert.equal(duplicateFilter(4, 4), filter);
+    const run = (start, moves) => {
+      let state = start;
+      for (const letter of moves) {
+        state = filter.next[state * 4 + "udlr".indexOf(letter)];
+        if (state === REFUSED) return false;
+      }
+      return true;
+    };
+    assert.ok(!run(5, "ud") && !run(5, "lr") && !run(0, "u"));
+    assert.ok(!run(5, "rdlurdlurdlu"), "three times round a square");
+    assert.ok(run(5, "rdl") && run(0, "rrrddd"));
+    // Every board within 10 moves of a 3x3 board is reached, by the moves
+    // the filter lets through, in its fewest moves.
+    const small = buildFilter(3, 3, 10);
+    for (let start = 0; start < 9; start++) {
+      const distance = new Map();
+      let layer = [Array.from({ length: 9 }, (_, c) => c)];
+      distance.set(String(layer[0]), 0);
+      for (let d = 1; d <= 10; d++) {
+        const next = [];
+        for (const tiles of layer) {
+          const blank = tiles.indexOf(start);
+          for (const to of neighbours(blank)) {
+            const after = tiles.slice();
+            [after[blank], after[to]] = [after[to], after[blank]];
+            if (!distance.has(String(after))) {
+              distance.set(String(after), d);
+              next.push(after);
+            }
+          }
+        }
+        layer = next;
+      }
+      const reached = new Map();
+      const walk = (tiles, blank, state, d) => {
+        const key = String(tiles);
+        if (!reached.has(key) || reached.get(key) > d) reached.set(key, d);
+        if (d === 10) return;
+        for (let mv = 0; mv < 4; mv++) {
+          const to = small.next[state * 4 + mv];
+          if (to === REFUSED) continue;
+          const cell = [blank - 3, blank + 3, blank - 1, blank + 1][mv];
+          const after = tiles.slice();
+          [after[blank], after[cell]] = [after[cell], after[blank]];
+          walk(after, cell, to, d + 1);
+        }
+      };
+      walk(Array.from({ length: 9 }, (_, c) => c), start, start, 0);
+      assert.deepEqual([...reached].sort(), [...distance].sort(), `from ${start}`);
+    }
+  });
+});
+
+/** The cells next to `cell` on the 3x3 board. */
+function neighbours(cell) {
+  const out = [];
+  if (cell >= 3) out.push(cell - 3);
+  if (cell < 6) out.push(cell + 3);
+  if (cell % 3 > 0) out.push(cell - 1);
+  if (cell % 3 < 2) out.push(cell + 1);
+  return out;
+}
