@@ -50,6 +50,7 @@ function neighbour(rows, cols, cell, mv) {
 
 /** The filter of redundant sequences up to `maxLength` moves. */
 export function buildFilter(rows, cols, maxLength) {
+  if (maxLength > 15) throw new RangeError("a duplicate filter looks at most 15 moves back");
   const n = rows * cols;
   const step = (cell, mv) => neighbour(rows, cols, cell, mv);
   // The trie of the sequences, one root for each blank cell.
@@ -120,50 +121,127 @@ export function buildFilter(rows, cols, maxLength) {
 
 /**
  * From each blank cell, the redundant sequences of up to `maxLength`
- * moves whose every proper part is not redundant, as [start, moves].
+ * moves whose every proper part is not redundant, as [start, moves]: a
+ * breadth-first search over sequences, shortest first and each length in
+ * `u d l r` order, that extends only sequences not redundant; a sequence
+ * reaching an arrangement met before is redundant (its prefix is not),
+ * and is kept if its tail without the first move is not redundant either.
  */
 function redundantSequences(n, maxLength, step) {
+  // An arrangement: which cell's tile each cell holds, five bits a cell,
+  // six cells a word.
+  const W = Math.ceil(n / 6);
+  const identity = new Array(W).fill(0);
+  for (let c = 0; c < n; c++) identity[Math.floor(c / 6)] |= c << (5 * (c % 6));
   // A sequence is named by its moves, two bits each, and its length:
   // code * 16 + length.
   const first = [];
   const found = [];
-  const identity = Uint8Array.from({ length: n }, (_, c) => c);
-  const keyOf = (tiles) => String.fromCharCode.apply(null, tiles);
   for (let start = 0; start < n; start++) {
-    const seen = new Set([keyOf(identity)]);
+    const seen = new ArrangementSet(W);
+    seen.insert(identity);
     const firsts = new Set([0]);
     first.push(firsts);
-    let layer = [[identity, start, 0]];
+    // The layer: each sequence's arrangement (W words), blank and code.
+    let words = identity.slice();
+    let blanks = [start];
+    let codes = [0];
     for (let length = 1; length <= maxLength; length++) {
-      const following = [];
-      for (const [tiles, blank, code] of layer) {
+      const nextWords = [];
+      const nextBlanks = [];
+      const nextCodes = [];
+      const after = new Array(W);
+      for (let i = 0; i < blanks.length; i++) {
+        const blank = blanks[i];
         for (const mv of ALL) {
           const to = step(blank, mv);
           if (to < 0) continue;
-          const after = tiles.slice();
-          after[blank] = tiles[to];
-          after[to] = tiles[blank];
-          const longer = code * 4 + mv;
-          const key = keyOf(after);
-          if (!seen.has(key)) {
-            seen.add(key);
+          for (let w = 0; w < W; w++) after[w] = words[i * W + w];
+          // The tile in `to` slides into the blank's cell.
+          const tw = Math.floor(to / 6);
+          const ts = 5 * (to % 6);
+          const bw = Math.floor(blank / 6);
+          const bs = 5 * (blank % 6);
+          const tile = (after[tw] >>> ts) & 31;
+          after[tw] = (after[tw] & ~(31 << ts)) | (start << ts);
+          after[bw] = (after[bw] & ~(31 << bs)) | (tile << bs);
+          const longer = codes[i] * 4 + mv;
+          if (seen.insert(after)) {
             firsts.add(longer * 16 + length);
-            following.push([after, to, longer]);
+            for (let w = 0; w < W; w++) nextWords.push(after[w]);
+            nextBlanks.push(to);
+            nextCodes.push(longer);
           } else {
             found.push([start, longer, length]);
           }
         }
       }
-      layer = following;
+      words = nextWords;
+      blanks = nextBlanks;
+      codes = nextCodes;
     }
   }
   const out = [];
+  // (MAX_LENGTH moves of two bits fit a 32-bit code.)
   for (const [start, code, length] of found) {
+    const tailStart = step(start, (code >>> (2 * (length - 1))) & 3);
+    const tail = (code & ((1 << (2 * (length - 1))) - 1)) * 16 + (length - 1);
+    if (!first[tailStart].has(tail)) continue;
     const moves = [];
-    for (let i = length - 1; i >= 0; i--) moves.push(Math.floor(code / 4 ** i) % 4);
-    const tailStart = step(start, moves[0]);
-    const tail = (code % 4 ** (length - 1)) * 16 + (length - 1);
-    if (first[tailStart].has(tail)) out.push([start, moves]);
+    for (let i = length - 1; i >= 0; i--) moves.push((code >>> (2 * i)) & 3);
+    out.push([start, moves]);
   }
   return out;
+}
+
+/**
+ * A set of arrangements of `W` words each (every word below 2^30), open
+ * addressing in typed arrays: no allocation per arrangement.
+ */
+class ArrangementSet {
+  constructor(W) {
+    this.W = W;
+    this.size = 0;
+    this._allocate(1 << 12);
+  }
+
+  _allocate(capacity) {
+    this.mask = capacity - 1;
+    this.slots = new Int32Array(capacity * this.W).fill(-1);
+  }
+
+  _slot(words) {
+    let h = 0x811c9dc5;
+    for (let w = 0; w < this.W; w++) h = Math.imul(h ^ words[w], 0x01000193);
+    h ^= h >>> 15;
+    let i = h & this.mask;
+    const { slots, W } = this;
+    for (;;) {
+      if (slots[i * W] === -1) return i;
+      let same = true;
+      for (let w = 0; w < W && same; w++) same = slots[i * W + w] === words[w];
+      if (same) return -1 - i;
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  /** Adds `words`; whether it was new. */
+  insert(words) {
+    let i = this._slot(words);
+    if (i < 0) return false;
+    if (2 * (this.size + 1) > this.mask + 1) {
+      const { slots, W } = this;
+      this._allocate(2 * (this.mask + 1));
+      const one = new Array(W);
+      for (let j = 0; j < slots.length; j += W) {
+        if (slots[j] === -1) continue;
+        for (let w = 0; w < W; w++) one[w] = slots[j + w];
+        this.slots.set(one, this._slot(one) * W);
+      }
+      i = this._slot(words);
+    }
+    for (let w = 0; w < this.W; w++) this.slots[i * this.W + w] = words[w];
+    this.size++;
+    return true;
+  }
 }
