@@ -18,9 +18,10 @@
 //! every proper part is not redundant, and builds an Aho–Corasick automaton
 //! that recognises them as the moves go by. Refusing the undo of the last
 //! move (the redundant `ud`, `lr` and their mirrors) is the shortest case;
-//! the 12-move walk of the blank three times round a 2×2 square, and the
-//! 8-move walk twice round it that the 4-move walk the other way equals,
-//! are longer ones. A state of the automaton is the longest tail of the
+//! the next is the blank's walk one and a half times round a 2×2 square,
+//! `rdlurd`, which the walk the other way, `druldr`, equals and precedes
+//! (so the walk three times round, `rdlurdlurdlu`, is refused at its sixth
+//! move). A state of the automaton is the longest tail of the
 //! moves so far that begins a redundant sequence, so it knows the blank's
 //! cell; a move from it leads to another state or is refused.
 
@@ -54,6 +55,8 @@ impl DuplicateFilter {
     /// The filter of `shape`'s redundant sequences up to `max_length`
     /// moves.
     pub(crate) fn new(shape: Shape, max_length: usize) -> DuplicateFilter {
+        // A sequence is kept as two bits a move in a `u64`.
+        assert!(max_length <= 32, "sequences of at most 32 moves");
         let n = shape.cells();
         let neighbour = |cell: usize, mv: Move| -> Option<usize> {
             let (rows, cols) = (shape.rows(), shape.cols());
@@ -188,10 +191,10 @@ fn redundant_sequences(
     };
     let mut first: Vec<HashSet<Code>> = vec![HashSet::new(); n];
     let mut found: Vec<(usize, Code)> = Vec::new();
-    for (start, first) in first.iter_mut().enumerate() {
+    for (start, firsts) in first.iter_mut().enumerate() {
         let tiles: [u8; MAX_CELLS] = std::array::from_fn(|c| c as u8);
         let mut seen: HashSet<u128> = HashSet::from([pack(&tiles)]);
-        first.insert((0, 0));
+        firsts.insert((0, 0));
         let mut layer = vec![(tiles, start, 0u64)];
         for length in 1..=max_length as u8 {
             let mut following = Vec::new();
@@ -204,7 +207,7 @@ fn redundant_sequences(
                     after.swap(*blank, to);
                     let code = code << 2 | mv as u64;
                     if seen.insert(pack(&after)) {
-                        first.insert((code, length));
+                        firsts.insert((code, length));
                         following.push((after, to, code));
                     } else {
                         found.push((start, (code, length)));
@@ -361,7 +364,11 @@ mod tests {
         };
         assert!(!run(5, "ud"));
         assert!(!run(5, "lr"));
+        // Once and a half round a square, and the way that precedes it.
+        assert!(!run(5, "rdlurd"));
+        assert!(run(5, "druldr"));
         assert!(!run(0, "rdlu".repeat(3).as_str()));
+        assert!(run(0, "rdlur"));
         // A path that visits no cell twice has no equivalent.
         assert!(run(0, "rrrdddlllu"));
         assert!(filter.states() > 1000);

@@ -399,7 +399,8 @@ class Search {
     this.fHere = new Uint8Array(D);
     this.path = new Uint8Array(D);
     // The duplicate filter's state at each depth, and each child's.
-    this.filter = duplicateFilter(goal.rows, goal.cols).next;
+    // (built on the first search, not when the file is opened).
+    this.filter = null;
     this.fState = new Int32Array(D);
     this.fAfter = new Int32Array(D * 4);
     this.adjacency = new Map(); // by move order
@@ -485,6 +486,7 @@ class Search {
     if (signal && signal.aborted) {
       throw new SearchStoppedError("AbortError", "the search was stopped before it started", stats, signal.reason);
     }
+    if (!this.filter) this.filter = duplicateFilter(this.rows, this.cols).next;
     this._start(cells);
     const adj = this._adjacency(order);
     let bound = this._estimate();

@@ -28,6 +28,13 @@
 //! for a board is its image's entry for the mirrored board), so it is
 //! left out. A child's views are read in order, the first set's first,
 //! and the rest only while the child is not cut off.
+//!
+//! Which moves are searched: never the one that undoes the last, and with
+//! [`Pruning::Duplicates`] none that completes a redundant move sequence
+//! (a [`DuplicateFilter`] state rides in each node, stepped by the moves
+//! as they are made, in the goal's canonical frame where the search runs,
+//! and put back with them; a parallel iteration's subtree replays its
+//! prefix's moves from the root's state).
 
 use std::ops::ControlFlow;
 use std::sync::Mutex;
