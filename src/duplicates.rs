@@ -28,7 +28,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use crate::board::{MAX_CELLS, Move, Shape};
+use crate::board::{Adjacency, MAX_CELLS, Move, Shape};
 
 /// The transition that refuses a move: it completes a redundant sequence.
 pub(crate) const REFUSED: u32 = u32::MAX;
@@ -58,16 +58,13 @@ impl DuplicateFilter {
         // A sequence is kept as two bits a move in a `u64`.
         assert!(max_length <= 32, "sequences of at most 32 moves");
         let n = shape.cells();
+        let adjacency = Adjacency::new(shape);
         let neighbour = |cell: usize, mv: Move| -> Option<usize> {
-            let (rows, cols) = (shape.rows(), shape.cols());
-            let (r, c) = (cell / cols, cell % cols);
-            match mv {
-                Move::Up if r > 0 => Some(cell - cols),
-                Move::Down if r + 1 < rows => Some(cell + cols),
-                Move::Left if c > 0 => Some(cell - 1),
-                Move::Right if c + 1 < cols => Some(cell + 1),
-                _ => None,
-            }
+            adjacency
+                .from(cell)
+                .iter()
+                .find(|&&(m, _)| m == mv)
+                .map(|&(_, to)| to as usize)
         };
         let redundant = redundant_sequences(n, max_length, &neighbour);
         // The trie of the sequences, with one root for each blank cell;

@@ -2,13 +2,16 @@
 //   1. distance() on 1,000,000 random 3x3 boards (boards a second);
 //   2. solve() of a 31-move 3x3 board (microseconds a solve, many runs);
 //   3. Korf's 100 15-puzzles by IDA* through the 6-6-3 databases (total
-//      time, nodes a second).
+//      time, nodes a second);
+//   4. the duplicate-move filter's build (its states, and the time) for
+//      4x4 and 5x5, which a page pays on its first pattern search.
 // The files are built with slidedb-gen into a temporary folder (or read
 // from SLIDEDB_BENCH_DATA if it holds them; set it to keep them between runs).
 //
 //   node bench/bench.mjs            # everything
 //   node bench/bench.mjs 3x3        # the table figures only
 //   node bench/bench.mjs korf [N]   # the first N of Korf's 100 only
+//   node bench/bench.mjs filter     # the filter's build only
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -16,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { buildFilter, MAX_LENGTH } from "../src/duplicates.js";
 import { SplitMix64, openPatterns, openTable, parseBoard, randomBoard } from "../src/index.js";
 
 const JS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -117,4 +121,16 @@ if (which === "all" || which === "korf") {
       `${fmt(generated)} nodes generated (${fmt(generated / count)} an instance), ${fmt(expanded)} expanded; ` +
       `${fmt(generated / s / 1e6)} M generated/s, ${fmt(expanded / s / 1e6)} M expanded/s`,
   );
+}
+
+if (which === "all" || which === "filter") {
+  // 4. The filter's build, one fresh build each (no cache).
+  for (const [rows, cols] of [
+    [4, 4],
+    [5, 5],
+  ]) {
+    const t0 = performance.now();
+    const filter = buildFilter(rows, cols, MAX_LENGTH);
+    console.log(`duplicate filter, ${rows}x${cols}, sequences of up to ${MAX_LENGTH} moves: ${fmt(filter.states)} states in ${fmt(performance.now() - t0)} ms`);
+  }
 }
