@@ -32,6 +32,7 @@ use crate::board::{Board, Metric, Move};
 use crate::multi_heuristic::ColourPdb;
 use crate::search::{PROGRESS_EVERY, Stats};
 use crate::solution::{Solution, SolveError};
+use crate::system::prefetch;
 
 /// The default goal, four bits a cell, cell 0 lowest: tile `c + 1` in
 /// cell `c`, the blank in cell 15.
@@ -295,22 +296,6 @@ fn next_distance(h: u8, m: u32) -> u8 {
         1 => h + 1,
         _ => h - 1,
     }
-}
-
-/// Asks the processor to bring `at`'s cache line in (a hint; nothing on
-/// other processors).
-#[inline(always)]
-fn prefetch(at: &u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing and faults on no address; `at` is
-    // a valid reference besides.
-    #[allow(unused_unsafe)]
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((at as *const u8).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
 }
 
 /// Whether `goal` is one the 4×4 fast path serves: a 4×4 goal with its
