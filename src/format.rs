@@ -438,6 +438,13 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
+/// The entry encoding a file's header names (`None` if the bytes are too
+/// short to hold one), unchecked: for a kind with several encodings to
+/// choose the one [`read`] is to expect.
+pub(crate) fn encoding_of(bytes: &[u8]) -> Option<u16> {
+    (bytes.len() >= 20).then(|| u16_at(bytes, 18))
+}
+
 /// Checks the frame of a file of `kind` with entry `encoding`, in time
 /// independent of the body's size: magic, endianness, version, header
 /// checksum, kind, encoding, layout with checked arithmetic, exact file

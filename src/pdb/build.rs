@@ -90,6 +90,88 @@ pub(crate) fn group_distances(
     tiles: &[u8],
     progress: &mut dyn FnMut(u32, u64),
 ) -> Vec<u8> {
+    group_search(goal, tiles, progress, false).0
+}
+
+/// The blank-aware entries of one group (see [`super::aware`]): two bits
+/// for each placement and free cell, the fewest moves of the group's tiles
+/// that bring them home with the blank in that cell, modulo 3; and
+/// `layers[d]`, how many of those entries are `d` moves away. The search is
+/// [`group_distances`]'s, keeping a byte of distance for each state (a
+/// placement and region): `2^⌈log2(r)⌉` bytes a placement more (8 for 6
+/// tiles of 5×5: 1.02 GB), and the entries, `(n − k) / 4` bytes a
+/// placement (606 MB).
+pub(crate) fn blank_aware_entries(
+    goal: &Board,
+    tiles: &[u8],
+    progress: &mut dyn FnMut(u32, u64),
+) -> (Vec<u8>, Vec<u64>) {
+    let (_, state_distance) = group_search(goal, tiles, progress, true);
+    let space = Space::new(goal, tiles);
+    let count = placement_count(space.n, space.k) as usize;
+    let free = space.n - space.k;
+    let mut entries = vec![0u8; (count * free).div_ceil(4)];
+    // Placements a task: a multiple of 4, so that a task's entries fill
+    // whole bytes.
+    const SPAN: usize = 1 << 12;
+    let layers = entries
+        .par_chunks_mut(SPAN * free / 4)
+        .enumerate()
+        .map(|(chunk, bytes)| {
+            let mut layers = vec![0u64; 256];
+            let mut p = Placement::default();
+            let first = chunk * SPAN;
+            for i in 0..SPAN.min(count - first) {
+                space.unrank(first + i, &mut p);
+                // Each free cell's region: its slot, in order of lowest
+                // cells, as the search numbers them.
+                let mut slot_of = [0u8; MAX_CELLS];
+                let (mut left, mut slot) = (p.free, 0u8);
+                while left != 0 {
+                    let region = space.region(left & left.wrapping_neg(), p.free);
+                    left &= !region;
+                    let mut r = region;
+                    while r != 0 {
+                        slot_of[r.trailing_zeros() as usize] = slot;
+                        r &= r - 1;
+                    }
+                    slot += 1;
+                }
+                let (mut rest, mut j) = (p.free, i * free);
+                while rest != 0 {
+                    let cell = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let d =
+                        state_distance[(first + i) << space.stride_log | slot_of[cell] as usize];
+                    // (A state no move reaches, as when the group holds
+                    // every tile and parity splits its placements, keeps
+                    // `u8::MAX`, as a plain entry does.)
+                    layers[d as usize] += 1;
+                    bytes[j / 4] |= (d % 3) << (2 * (j % 4));
+                    j += 1;
+                }
+            }
+            layers
+        })
+        .reduce(
+            || vec![0u64; 256],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let last = layers.iter().rposition(|&c| c > 0).unwrap_or(0);
+    (entries, layers[..=last].to_vec())
+}
+
+/// The layered search of [`group_distances`]: each placement's distance,
+/// and, if `keep_states`, each state's (`u8::MAX` where none is).
+fn group_search(
+    goal: &Board,
+    tiles: &[u8],
+    progress: &mut dyn FnMut(u32, u64),
+    keep_states: bool,
+) -> (Vec<u8>, Vec<u8>) {
     let space = Space::new(goal, tiles);
     let count = placement_count(space.n, space.k) as usize;
     // Placements per word: 32 states a word, 1 << stride_log a placement.
@@ -100,6 +182,11 @@ pub(crate) fn group_distances(
         .map(|_| AtomicU64::new(0))
         .collect();
     let mut distance = vec![u8::MAX; count];
+    let mut state_distance = if keep_states {
+        vec![u8::MAX; words * 32]
+    } else {
+        Vec::new()
+    };
 
     let mut home = [0u8; 8];
     for (h, &t) in home.iter_mut().zip(tiles) {
@@ -113,6 +200,9 @@ pub(crate) fn group_distances(
         | space.slot(space.full & !occupied, goal.blank() as u32) as usize;
     *states[start / 32].get_mut() |= 1 << (2 * (start % 32));
     distance[start_rank] = 0;
+    if keep_states {
+        state_distance[start] = 0;
+    }
     // Per chunk of the state array: whether it holds states of the layer
     // (`01`), and whether the expansion marked any of its states (`10`).
     // Chunks with neither are skipped by both passes, which spares most of
@@ -144,22 +234,30 @@ pub(crate) fn group_distances(
             .ok()
             .filter(|&d| d != u8::MAX)
             .expect("pattern distances fit a byte");
+        // Each chunk's states' distances, if kept (else empty slices).
+        let mut kept: Vec<&mut [u8]> = if keep_states {
+            state_distance.chunks_mut(CHUNK * 32).collect()
+        } else {
+            (0..chunks).map(|_| &mut [][..]).collect()
+        };
         let (new_states, new_placements) = states
             .par_chunks_mut(CHUNK)
             .zip(distance.par_chunks_mut(CHUNK * per_word))
             .zip(active.par_iter_mut().zip(&mut touched))
-            .map(|((s, d), (active, touched))| {
+            .zip(kept.par_iter_mut())
+            .map(|(((s, d), (active, touched)), kept)| {
                 if !*active && !*touched.get_mut() {
                     return (0, 0);
                 }
-                let (states, placements) = advance(s, d, space.stride_log, next);
+                let (states, placements) = advance(s, d, kept, space.stride_log, next);
                 *active = states != 0;
                 *touched.get_mut() = false;
                 (states, placements)
             })
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        drop(kept);
         if new_states == 0 {
-            return distance;
+            return (distance, state_distance);
         }
         depth += 1;
         reached = new_placements;
@@ -255,11 +353,13 @@ impl Marks<'_> {
 
 /// Ends a layer on one chunk of the state array: `01` (expanded) becomes
 /// `11`, `10` (just reached) becomes `01`, and each placement reached for
-/// the first time gets distance `depth`. Returns the states and the
-/// placements just reached.
+/// the first time gets distance `depth`, as does each state just reached
+/// in `state_distance` if it is not empty (one byte a state of the chunk).
+/// Returns the states and the placements just reached.
 fn advance(
     states: &mut [AtomicU64],
     distance: &mut [u8],
+    state_distance: &mut [u8],
     stride_log: u32,
     depth: u8,
 ) -> (u64, u64) {
@@ -281,6 +381,13 @@ fn advance(
         // 01 → 11, 10 → 01, 11 → 11: low bit = lo | hi, high bit = lo.
         *x = lo | hi | lo << 1;
         new_states += fresh.count_ones() as u64;
+        if !state_distance.is_empty() {
+            let mut reached = fresh;
+            while reached != 0 {
+                state_distance[w * 32 + reached.trailing_zeros() as usize / 2] = depth;
+                reached &= reached - 1;
+            }
+        }
         while fresh != 0 {
             let j = fresh.trailing_zeros() as usize >> (stride_log + 1);
             fresh &= !(group << (j << (stride_log + 1)));
@@ -612,14 +719,26 @@ mod tests {
         tiles: &[u8],
         progress: &mut dyn FnMut(u32, u64),
     ) -> Vec<u8> {
+        reference_search(goal, tiles, progress).0
+    }
+
+    /// The oracle's placements' distances, and each state's: entry
+    /// `rank × n + blank` (`u8::MAX` where none is reached).
+    fn reference_search(
+        goal: &Board,
+        tiles: &[u8],
+        progress: &mut dyn FnMut(u32, u64),
+    ) -> (Vec<u8>, Vec<u8>) {
         let shape = goal.shape();
         let n = shape.cells();
         let k = tiles.len();
         let adjacency = Adjacency::new(shape);
         let count = placement_count(n, k) as usize;
         let mut distance = vec![u8::MAX; count];
-        // Visited (placement, blank) pairs, one bit each.
+        // Visited (placement, blank) pairs, one bit each, and their
+        // distances.
         let mut seen = vec![0u64; (count * n).div_ceil(64)];
+        let mut states = vec![u8::MAX; count * n];
         let home: Vec<u8> = tiles
             .iter()
             .map(|&t| {
@@ -644,6 +763,7 @@ mod tests {
                     continue;
                 }
                 seen[bit / 64] |= 1 << (bit % 64);
+                states[bit] = depth;
                 if distance[r] == u8::MAX {
                     distance[r] = depth;
                     reached += 1;
@@ -663,7 +783,96 @@ mod tests {
             depth = depth.checked_add(1).expect("pattern distances fit a byte");
             layer.extend(next.drain(..));
         }
-        distance
+        (distance, states)
+    }
+
+    /// The blank-aware entries and layer counts agree with the oracle's
+    /// states, and walking down from every state finds its distance.
+    fn check_blank_aware(goal: &Board, tiles: &[u8]) {
+        let (_, states) = reference_search(goal, tiles, &mut |_, _| {});
+        let (entries, layers) = blank_aware_entries(goal, tiles, &mut |_, _| {});
+        let shape = goal.shape();
+        let (n, k) = (shape.cells(), tiles.len());
+        let count = placement_count(n, k) as usize;
+        assert_eq!(
+            entries.len(),
+            (count * (n - k)).div_ceil(4),
+            "{goal} {tiles:?}"
+        );
+        let space = Space::new(goal, tiles);
+        let neighbours = crate::pdb::neighbour_masks(shape);
+        let mut home = [0u8; 8];
+        for (c, &t) in home.iter_mut().zip(tiles) {
+            *c = (0..n).find(|&c| goal.tile(c) == t).unwrap() as u8;
+        }
+        let group = crate::pdb::aware::Group {
+            entries: &entries,
+            n,
+            neighbours: &neighbours[..n],
+            home: &home[..k],
+            goal_blank: goal.blank() as u32,
+        };
+        let mut counted = vec![0u64; 256];
+        let mut p = Placement::default();
+        for rank in 0..count {
+            space.unrank(rank, &mut p);
+            let used = space.full & !p.free;
+            for blank in (0..n as u32).filter(|b| p.free >> b & 1 != 0) {
+                let d = states[rank * n + blank as usize];
+                counted[d as usize] += 1;
+                let index = rank * (n - k) + crate::pdb::aware::free_index(used, blank);
+                let code = crate::pdb::aware::code(&entries, index);
+                assert_eq!(
+                    code,
+                    d % 3,
+                    "{goal} {tiles:?}: {:?} blank {blank}",
+                    &p.cells[..k]
+                );
+                if d != u8::MAX {
+                    let walked = crate::pdb::aware::distance(&group, &p.cells[..k], blank);
+                    assert_eq!(
+                        walked,
+                        Some(d),
+                        "{goal} {tiles:?}: {:?} blank {blank}",
+                        &p.cells[..k]
+                    );
+                }
+            }
+        }
+        let last = counted.iter().rposition(|&c| c > 0).unwrap();
+        assert_eq!(layers, counted[..=last], "{goal} {tiles:?}");
+        // Past the last entry, the bits of the last byte are 0.
+        let bits = count * (n - k) * 2 % 8;
+        if bits > 0 {
+            assert_eq!(entries.last().unwrap() >> bits, 0, "{goal} {tiles:?}");
+        }
+    }
+
+    #[test]
+    fn blank_aware_entries_match_the_reference() {
+        for text in [
+            "1 2 3 4 5 6 7 8 0",
+            "1 0 2 3 4 5 6 7 8",
+            "8 6 7 2 5 4 3 0 1",
+        ] {
+            let goal = board(3, 3, text);
+            for tiles in [&[1][..], &[1, 2], &[2, 5, 7], &[1, 2, 3, 4], &[5, 6, 7, 8]] {
+                check_blank_aware(&goal, tiles);
+            }
+        }
+        // Eight tiles: one free cell, parity leaves half the placements.
+        check_blank_aware(&board(3, 3, "1 2 3 4 0 5 6 7 8"), &[1, 2, 3, 4, 5, 6, 7, 8]);
+        check_blank_aware(&board(2, 2, "1 2 3 0"), &[1, 3]);
+        check_blank_aware(&board(2, 4, "1 2 3 4 5 6 7 0"), &[1, 2, 3, 4, 5]);
+        check_blank_aware(&board(3, 4, "0 1 2 3 4 5 6 7 8 9 10 11"), &[1, 2, 5, 6, 9]);
+        check_blank_aware(
+            &board(4, 4, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"),
+            &[3, 13, 14],
+        );
+        // Past 16 cells; a corner walled off by two tiles.
+        let cells = (1..25).map(|t| t.to_string()).collect::<Vec<_>>().join(" ") + " 0";
+        check_blank_aware(&board(5, 5, &cells), &[19, 23]);
+        check_blank_aware(&board(5, 5, &cells), &[7, 13, 19]);
     }
 
     fn board(rows: usize, cols: usize, text: &str) -> Board {

@@ -47,7 +47,17 @@ use crate::duplicates::{DuplicateFilter, REFUSED};
 use crate::search::{PROGRESS_EVERY, Stats};
 use crate::symmetry::GoalSymmetry;
 
-use super::{MAX_GROUP_TILES, Pruning};
+use super::{EntryKind, MAX_GROUP_TILES, Pruning, aware};
+
+/// One group of a set of databases, as the search reads it.
+pub(super) struct Group<'a> {
+    /// Its tiles, ascending.
+    pub tiles: &'a [u8],
+    /// Its entries.
+    pub entries: &'a [u8],
+    /// What they hold.
+    pub kind: EntryKind,
+}
 
 /// No group: a tile no group covers.
 const NONE: u8 = u8::MAX;
@@ -197,6 +207,15 @@ pub(super) struct Search<'a> {
     /// The automaton refusing redundant move sequences, if they are
     /// pruned ([`Pruning::Duplicates`]).
     filter: Option<std::sync::Arc<DuplicateFilter>>,
+    /// Each group's free cells (`n − k`) if its entries are blank-aware,
+    /// else 0.
+    free: [usize; MAX_GROUPS],
+    /// Each group's tiles' cells in the goal.
+    home: [[u8; MAX_GROUP_TILES]; MAX_GROUPS],
+    /// Each group's size.
+    sizes: [usize; MAX_GROUPS],
+    /// The cells next to each cell, as masks.
+    neighbours: [u32; MAX_CELLS],
 }
 
 /// What changes along the path.
@@ -229,13 +248,13 @@ impl<'a> Search<'a> {
     /// left out.
     pub(super) fn new(
         goal: &Board,
-        sets: &[Vec<(&[u8], &'a [u8])>],
+        sets: &[Vec<Group<'a>>],
         order: [Move; 4],
         pruning: Pruning,
     ) -> Search<'a> {
         let shape = goal.shape();
         let n = shape.cells();
-        let mut groups: Vec<(&[u8], &'a [u8])> = Vec::new();
+        let mut groups: Vec<&Group<'a>> = Vec::new();
         let mut views: Vec<View> = Vec::new();
         for set in sets {
             if groups.len() + set.len() > MAX_GROUPS {
@@ -244,13 +263,13 @@ impl<'a> Search<'a> {
             let first = groups.len();
             let mut group_of = [NONE; MAX_CELLS];
             let mut slot_of = [0u8; MAX_CELLS];
-            for (g, (tiles, _)) in set.iter().enumerate() {
-                for (slot, &t) in tiles.iter().enumerate() {
+            for (g, group) in set.iter().enumerate() {
+                for (slot, &t) in group.tiles.iter().enumerate() {
                     group_of[t as usize] = (first + g) as u8;
                     slot_of[t as usize] = slot as u8;
                 }
             }
-            groups.extend_from_slice(set);
+            groups.extend(set);
             let range = (first as u8, groups.len() as u8);
             // The board's symmetries that keep the goal's blank in place:
             // the identity first, then the mirrors that read another sum.
@@ -269,9 +288,9 @@ impl<'a> Search<'a> {
                 }
                 // Each group's tiles named, in this view, as the tiles of
                 // one group: the mirror reads the identity's sum.
-                let same_sum = set.iter().all(|(tiles, _)| {
-                    let g = view.group[tiles[0] as usize];
-                    g != NONE && tiles.iter().all(|&t| view.group[t as usize] == g)
+                let same_sum = set.iter().all(|group| {
+                    let g = view.group[group.tiles[0] as usize];
+                    g != NONE && group.tiles.iter().all(|&t| view.group[t as usize] == g)
                 });
                 if (identity || !same_sum) && views.len() < MAX_VIEWS {
                     if identity {
@@ -296,12 +315,16 @@ impl<'a> Search<'a> {
             n,
             goal: *goal,
             adjacency: Adjacency::ordered(shape, order),
-            entries: groups.iter().map(|(_, e)| *e).collect(),
-            width: groups.iter().map(|(t, _)| t.len()).max().unwrap_or(0),
+            entries: groups.iter().map(|group| group.entries).collect(),
+            width: groups
+                .iter()
+                .map(|group| group.tiles.len())
+                .max()
+                .unwrap_or(0),
             weights: groups
                 .iter()
-                .map(|(t, _)| {
-                    let k = t.len();
+                .map(|group| {
+                    let k = group.tiles.len();
                     let mut weight = [0u32; MAX_GROUP_TILES];
                     let mut w = 1u64;
                     for i in (0..k).rev() {
@@ -316,11 +339,28 @@ impl<'a> Search<'a> {
                 Pruning::Parent => None,
                 Pruning::Duplicates => Some(DuplicateFilter::of(shape)),
             },
+            // (At most MAX_GROUPS groups: sets past it were left out.)
+            free: std::array::from_fn(|g| match groups.get(g) {
+                Some(group) if group.kind == EntryKind::BlankAware => n - group.tiles.len(),
+                _ => 0,
+            }),
+            home: std::array::from_fn(|g| {
+                let mut home = [0u8; MAX_GROUP_TILES];
+                if let Some(group) = groups.get(g) {
+                    for (cell, &t) in home.iter_mut().zip(group.tiles) {
+                        *cell = (0..n).find(|&c| goal.tile(c) == t).expect("every tile") as u8;
+                    }
+                }
+                home
+            }),
+            sizes: std::array::from_fn(|g| groups.get(g).map_or(0, |group| group.tiles.len())),
+            neighbours: super::neighbour_masks(shape),
         }
     }
 
-    /// The node of `board`, every value computed in full.
-    fn node(&self, board: &Board) -> Node {
+    /// The node of `board`, every value computed in full; `None` if a
+    /// group's blank-aware entries do not lead down to the goal (damaged).
+    fn node(&self, board: &Board) -> Option<Node> {
         let mut node = Node {
             board: [0; MAX_CELLS],
             blank: board.blank(),
@@ -341,12 +381,24 @@ impl<'a> Search<'a> {
         }
         for (v, view) in self.views.iter().enumerate() {
             for g in view.groups.0 as usize..view.groups.1 as usize {
-                let value = self.lookup::<MAX_GROUP_TILES>(&node.cells[v][g], g);
+                let value = if self.free[g] == 0 {
+                    self.lookup::<MAX_GROUP_TILES>(&node.cells[v][g], g)
+                } else {
+                    let group = aware::Group {
+                        entries: self.entries[g],
+                        n: self.n,
+                        neighbours: &self.neighbours[..self.n],
+                        home: &self.home[g][..self.sizes[g]],
+                        goal_blank: self.goal.blank() as u32,
+                    };
+                    let blank = view.cell[board.blank()] as u32;
+                    aware::distance(&group, &node.cells[v][g][..self.sizes[g]], blank)?
+                };
                 node.value[v][g] = value;
                 node.sum[v] += value as u32;
             }
         }
-        node
+        Some(node)
     }
 
     /// Group `g`'s entry for its tiles in `cells`, ranked over the first
@@ -380,7 +432,13 @@ impl<'a> Search<'a> {
         let g = g as usize;
         let mut cells = node.cells[v][g];
         cells[view.slot[tile] as usize] = view.cell[node.blank];
-        let value = self.lookup::<K>(&cells, g);
+        let value = if self.free[g] == 0 {
+            self.lookup::<K>(&cells, g)
+        } else {
+            let (rank, used) = rank_and_cells::<K>(&cells, &self.weights[g]);
+            let index = rank * self.free[g] + aware::free_index(used, view.cell[target] as u32);
+            aware::step(node.value[v][g], aware::code(self.entries[g], index))
+        };
         (node.sum[v] - node.value[v][g] as u32 + value as u32, value)
     }
 
@@ -456,8 +514,9 @@ impl<'a> Search<'a> {
     }
 
     /// An optimal path from `board` (which can reach the goal) and the
-    /// work it took; `None` if the bound passes [`MAX_BOUND`] (damaged
-    /// databases: every board up to 25 cells is far closer).
+    /// work it took; `None` if the databases are damaged: the bound
+    /// passes [`MAX_BOUND`] (every board up to 25 cells is far closer), or
+    /// a group's blank-aware entries lead nowhere.
     ///
     /// `progress` sees the work so far every [`PROGRESS_EVERY`] nodes
     /// expanded (by a thread); when it breaks, the search stops: `Err`
@@ -469,7 +528,9 @@ impl<'a> Search<'a> {
     ) -> Result<Option<(Vec<Move>, Stats)>, Stats> {
         let clock = Instant::now();
         let mut stats = Stats::default();
-        let root = self.node(board);
+        let Some(root) = self.node(board) else {
+            return Ok(None);
+        };
         let goal: [u8; MAX_CELLS] =
             std::array::from_fn(|c| if c < self.n { self.goal.tile(c) } else { 0 });
         let threads = rayon::current_num_threads();
@@ -868,6 +929,24 @@ fn rank_of<const K: usize>(
         used |= 1 << c;
     }
     rank
+}
+
+/// [`rank_of`], and the cells of the slots with a weight (the group's
+/// tiles) as a mask.
+#[inline(always)]
+fn rank_and_cells<const K: usize>(
+    cells: &[u8; MAX_GROUP_TILES],
+    weight: &[u32; MAX_GROUP_TILES],
+) -> (usize, u32) {
+    let mut used = 0u32;
+    let mut rank = 0usize;
+    for i in 0..K {
+        let c = cells[i] as u32;
+        let digit = c - (used & ((1 << c) - 1)).count_ones();
+        rank += digit as usize * weight[i] as usize;
+        used |= u32::from(weight[i] != 0) << c;
+    }
+    (rank, used)
 }
 
 /// The subtrees of a parallel iteration, and the work of finding them.
