@@ -25,7 +25,8 @@ use crate::board::{Board, Metric};
 use crate::goals::Goals;
 use crate::pdb::file::{self, Metadata};
 use crate::pdb::{
-    Partition, PatternDb, PatternError, Progress, group_distances, mirrored_distances, search_bytes,
+    EntryKind, Partition, PatternDb, PatternError, Progress, group_distances, mirrored_distances,
+    search_bytes,
 };
 use crate::rank::placement_count;
 use crate::symmetry::{BuiltFor, GoalClass, GoalSymmetry};
@@ -460,6 +461,9 @@ fn check_group(path: &Path, canonical: &Board, tiles: &[u8]) -> Result<Vec<u64>,
     }
     if db.metric() != Metric::Single {
         return Err("it counts another metric".into());
+    }
+    if db.entry_kind() != EntryKind::Plain {
+        return Err("it holds blank-aware entries".into());
     }
     db.verify().map_err(|e| e.to_string())?;
     Ok(db.layers(0).to_vec())

@@ -28,7 +28,7 @@ pub(crate) fn encoding(entries: EntryKind) -> u16 {
     }
 }
 
-/// How many entries group of `k` tiles has on `n` cells, and how many
+/// How many entries a group of `k` tiles has on `n` cells, and how many
 /// bytes they take.
 pub(crate) fn group_len(entries: EntryKind, n: usize, k: usize) -> (u64, u64) {
     let placements = placement_count(n, k);

@@ -241,7 +241,8 @@ type Values = [u8; MAX_VIEWS];
 
 impl<'a> Search<'a> {
     /// A search toward `goal` under the maximum of `sets`, each a set of
-    /// disjoint groups (tiles ascending, entries) whose entries add up,
+    /// disjoint [`Group`]s (tiles ascending, entries of their kind) whose
+    /// distances add up,
     /// trying the blank's moves in `order` (a permutation of
     /// [`Move::ALL`]). The first set is read first; sets past
     /// [`MAX_GROUPS`] groups in all, and views past [`MAX_VIEWS`], are

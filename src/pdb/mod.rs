@@ -646,8 +646,10 @@ pub enum EntryKind {
     /// distance, never below the plain entry and often above it). A move
     /// changes a group's distance by at most one, so the search reads a
     /// child's from its parent's; a board on its own is walked down to the
-    /// goal. About 0.6 of the nodes of plain entries on the 24-puzzle,
-    /// in `(n − k) / 4` bytes a placement rather than one.
+    /// goal. IDA* under blank-aware 6-6-6-6 expanded 0.62 of the nodes of
+    /// plain 6-6-6-6 on five of Korf and Felner's 24-puzzles, in 0.84 of
+    /// the time (`docs/24-puzzle.md`); the entries take `(n − k) / 4`
+    /// bytes a placement rather than one.
     BlankAware,
 }
 
@@ -999,8 +1001,11 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         &self.data.as_ref()[self.ranges[group].clone()]
     }
 
-    /// The sum of the groups' entries for `board` toward the goal: never
-    /// more than its distance to the goal.
+    /// The sum of the groups' distances for `board` toward the goal (for
+    /// [`EntryKind::BlankAware`] entries, found by walking down to the
+    /// goal): never more than its distance to the goal. An error if the
+    /// board is of another size, or blank-aware entries do not lead down
+    /// to the goal (a damaged body).
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb};
@@ -1028,7 +1033,7 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
         } else {
             class.to_canonical(board)
         };
-        self.estimate_indexed(&indexed)
+        self.estimate_indexed(&indexed, indexed.can_reach(class.canonical()))
             .ok_or_else(|| SolveError::Damaged {
                 board: board.to_string(),
                 why: "a blank-aware entry has no neighbour one move nearer the goal",
@@ -1036,8 +1041,11 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
     }
 
     /// The estimate of a board toward the indexed goal; `None` if
-    /// blank-aware entries do not lead down to the goal (damaged).
-    fn estimate_indexed(&self, board: &Board) -> Option<u32> {
+    /// blank-aware entries do not lead down to the goal (damaged). A group
+    /// of every tile but one has blank-aware entries only for the boards
+    /// that can reach the goal: on a board that cannot (`solvable` false)
+    /// it counts 0.
+    fn estimate_indexed(&self, board: &Board, solvable: bool) -> Option<u32> {
         let shape = board.shape();
         let n = shape.cells();
         let mut cell_of = [0u8; MAX_CELLS];
@@ -1063,7 +1071,11 @@ impl<D: AsRef<[u8]>> PatternDb<D> {
                         home: &home[..tiles.len()],
                         goal_blank: self.class.canonical().blank() as u32,
                     };
-                    aware::distance(&group, cells, board.blank() as u32)?
+                    match aware::distance(&group, cells, board.blank() as u32) {
+                        Some(d) => d,
+                        None if !solvable => 0,
+                        None => return None,
+                    }
                 }
             } as u32;
         }
@@ -1337,12 +1349,15 @@ mod tests {
     /// boards, as under the plain ones, expanding no more nodes in all.
     #[test]
     fn blank_aware_estimates_are_admissible_and_solve_optimally() {
-        for goal in [
-            Board::solved(Shape::EIGHT),
-            "1 2 3 4 0 5 6 7 8".parse().unwrap(),
+        // Groups of one size, and of two (the smaller padded in the
+        // search's ranks).
+        for (goal, spec) in [
+            (Board::solved(Shape::EIGHT), "4-4"),
+            ("1 2 3 4 0 5 6 7 8".parse().unwrap(), "4-4"),
+            (Board::solved(Shape::EIGHT), "1,2,3/4,5,6,7,8"),
         ] {
             let table = generate(&goal, |_| {}).unwrap();
-            let partition = Partition::standard(&goal, "4-4").unwrap();
+            let partition = Partition::parse(&goal, spec).unwrap();
             let plain = build(&goal, &partition, |_| {}).unwrap();
             let aware = build_blank_aware(&goal, &partition, |_| {}).unwrap();
             aware.verify().unwrap();
@@ -1369,10 +1384,36 @@ mod tests {
                 }
             }
             assert!(
-                above > 10_000,
-                "{goal}: above the plain estimate on {above} boards"
+                above as u64 > indexer.len() / 20,
+                "{goal} {spec}: above the plain estimate on {above} boards"
             );
-            assert!(nodes[1] <= nodes[0], "{goal}: {nodes:?}");
+            // (Not implied by the larger estimates alone, whose bounds go
+            // up other ways; found so over these boards.)
+            assert!(nodes[1] <= nodes[0], "{goal} {spec}: {nodes:?}");
+        }
+        // A group of every tile: entries only where the board can reach
+        // the goal; a board that cannot is estimated, not called damaged.
+        let goal = Board::solved(Shape::EIGHT);
+        let all = Partition::parse(&goal, "1,2,3,4,5,6,7,8").unwrap();
+        let aware = build_blank_aware(&goal, &all, |_| {}).unwrap();
+        let table = generate(&goal, |_| {}).unwrap();
+        for text in [
+            "2 1 3 4 5 6 7 8 0",
+            "1 2 3 4 5 6 8 7 0",
+            "1 3 2 4 5 6 7 8 0",
+        ] {
+            let board: Board = text.parse().unwrap();
+            assert!(!board.can_reach(&goal));
+            assert_eq!(aware.estimate(&board), Ok(0), "{board}");
+        }
+        for text in ["8 6 7 2 5 4 3 0 1", "1 2 3 4 5 6 0 7 8"] {
+            let board: Board = text.parse().unwrap();
+            let d = table.distance(&board).unwrap().unwrap();
+            assert_eq!(
+                aware.estimate(&board),
+                Ok(d),
+                "{board}: one group of every tile is exact"
+            );
         }
     }
 
@@ -1408,7 +1449,8 @@ mod tests {
         ))
         .unwrap_err();
         assert!(err.to_string().contains("not 0"), "{err}");
-        // Plain bytes read as blank-aware ones: the body's length is wrong.
+        // Plain bytes read as blank-aware ones: the layer counts add up to
+        // the placements, not to the placements and blank cells.
         let plain = build(&goal, &partition, |_| {}).unwrap();
         let err = PatternDb::new(file::write(
             &plain.metadata,
@@ -1417,6 +1459,34 @@ mod tests {
         ))
         .unwrap_err();
         assert!(err.to_string().contains("layer counts"), "{err}");
+        // Codes changed everywhere and sealed again: opened (the goal's
+        // entries kept), estimates answered or refused as damaged, never
+        // a panic.
+        let mut body_bytes = db.as_bytes()[db.body.clone()].to_vec();
+        for (i, byte) in body_bytes.iter_mut().enumerate() {
+            *byte ^= 0b0110_0101 ^ (i as u8);
+        }
+        for g in 0..2 {
+            let (at, home) = (db.ranges[g].start - db.body.start, db.home_index(g));
+            body_bytes[at + home / 4] &= !(3 << (2 * (home % 4)));
+        }
+        let damaged = PatternDb::new(file::write(
+            &db.metadata,
+            EntryKind::BlankAware,
+            &body_bytes,
+        ))
+        .unwrap();
+        let indexer = Indexer::new(&goal);
+        let mut refused = 0;
+        for i in (0..indexer.len()).step_by(7) {
+            let board = indexer.unrank(Index(i)).unwrap();
+            match damaged.estimate(&board) {
+                Ok(_) => {}
+                Err(SolveError::Damaged { .. }) => refused += 1,
+                Err(e) => panic!("{board}: {e}"),
+            }
+        }
+        assert!(refused > 0);
     }
 
     #[test]
