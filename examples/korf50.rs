@@ -8,14 +8,16 @@
 //!
 //! ```text
 //! cargo run --release --example korf50 -- [--pdb SIZES[@parent]]... [--data DIR] [--threads N]
-//!     [--results FILE] [--cheapest N | --all | ID ...]
+//!     [--huge-pages] [--results FILE] [--cheapest N | --all | ID ...]
 //! ```
 //!
 //! The instances: those named; or the `--cheapest N` that Korf and Felner's
 //! search needed the fewest nodes for, fewest first; or `--all` 50 in that
 //! order. Without any, the 14 cheapest (#38, 40, 25, 32, 44, 37, 30, 13, 1,
 //! 28, 36, 5, 22, 16). Each `--pdb` names a set of databases (6-6-6-6 when
-//! none is named), or several joined by `+` (`7-7-7-3+6-6-6-6`), searched
+//! none is named; `6-6-6-6-blank` for blank-aware entries, see
+//! [`EntryKind::BlankAware`](slidedb::pdb::EntryKind::BlankAware)), or
+//! several joined by `+` (`7-7-7-3+6-6-6-6`), searched
 //! under the maximum of their estimates (the smallest set read first); with
 //! several `--pdb`, each instance is solved under each in turn, side by
 //! side. IDA* leaves out every redundant move sequence
@@ -25,6 +27,9 @@
 //! folder (`--data`, else `$SLIDEDB_DATA`, else the user's data
 //! directory), where `slidedb-gen --size 5x5 --pdb 6-6-6-6` writes them.
 //! The search runs on `--threads` threads (default: every core).
+//! `--huge-pages` copies the databases into memory backed by huge pages
+//! rather than mapping them (see
+//! [`DatabaseBuilder::patterns_in_huge_pages`](slidedb::DatabaseBuilder::patterns_in_huge_pages)).
 //!
 //! `--results FILE` makes the batch resumable: each instance's line is
 //! appended to FILE (and synced) as it is solved, and a rerun with the same
@@ -39,7 +44,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use slidedb::pdb::{Partition, Pruning};
+use slidedb::pdb::{PatternSpec, Pruning};
 use slidedb::symmetry::GoalClass;
 use slidedb::{Board, Database, Engine, Method, Shape};
 use slidedb::{default_data_dir, pattern_file_name};
@@ -52,6 +57,7 @@ struct Args {
     sizes: Vec<String>,
     data: Option<PathBuf>,
     threads: Option<usize>,
+    huge_pages: bool,
     results: Option<PathBuf>,
     ids: Vec<u32>,
 }
@@ -61,6 +67,7 @@ fn parse_args() -> Result<Args, String> {
         sizes: Vec::new(),
         data: None,
         threads: None,
+        huge_pages: false,
         results: None,
         ids: Vec::new(),
     };
@@ -81,6 +88,7 @@ fn parse_args() -> Result<Args, String> {
                 cheapest = Some(n.parse().map_err(|_| format!("bad --cheapest {n:?}"))?);
             }
             "--all" => cheapest = Some(50),
+            "--huge-pages" => args.huge_pages = true,
             id => args.ids.push(
                 id.parse()
                     .map_err(|_| format!("{id:?} is not an instance number"))?,
@@ -141,13 +149,13 @@ fn main() -> ExitCode {
     let mut sets = Vec::new();
     for spec in &args.sizes {
         let mut labels = Vec::new();
-        let mut database = Database::in_memory();
+        let mut database = Database::in_memory().patterns_in_huge_pages(args.huge_pages);
         let (spec, pruning) = match spec.strip_suffix("@parent") {
             Some(spec) => (spec, Pruning::Parent),
             None => (spec.as_str(), Pruning::Duplicates),
         };
         for part in spec.split('+') {
-            let sizes = match Partition::parse(&goal, part) {
+            let sizes = match PatternSpec::parse(&goal, part) {
                 Ok(p) => p.label(&goal),
                 Err(e) => {
                     eprintln!("korf50: {e}");

@@ -158,7 +158,7 @@ pub use database::{
 };
 pub use format::{FileError, FileFault, Section};
 pub use output::write_atomic;
-pub use pdb::{Partition, PatternDb};
+pub use pdb::{Partition, PatternDb, PatternSpec};
 pub use rank::{Index, Indexer};
 pub use search::{Outcome, Stats};
 pub use solution::{Solution, SolveError};

@@ -10,7 +10,7 @@ use super::{DatabaseError, Event, Inner, Source, own_table};
 use crate::board::{Board, Metric};
 use crate::format::{FileError, Kind};
 use crate::output;
-use crate::pdb::PatternDb;
+use crate::pdb::{EntryKind, PatternDb};
 use crate::store::{self, Bytes};
 use crate::symmetry::GoalClass;
 use crate::table::{Table, generate_in};
@@ -82,6 +82,18 @@ impl Inner {
         let db = PatternDb::new(Bytes::Mapped(map)).map_err(file)?;
         let bytes = db.as_bytes().len() as u64;
         self.check_body(path, &identity, bytes, || db.verify_checksum())?;
+        let db = match self.huge_pages {
+            true => {
+                let copy = store::copy_to_huge_pages(db.as_bytes()).map_err(|source| {
+                    DatabaseError::Read {
+                        path: path.to_path_buf(),
+                        source,
+                    }
+                })?;
+                PatternDb::new(Bytes::Mapped(copy)).map_err(file)?
+            }
+            false => db,
+        };
         self.report(&Event::Opened {
             path: path.to_path_buf(),
             kind: Kind::PatternDatabases,
@@ -221,7 +233,8 @@ impl Inner {
     }
 
     /// Every pattern databases file of the data folder for the class of
-    /// `indexed`, largest first (by name among equals).
+    /// `indexed`, largest first (by name among equals), but for a set
+    /// whose blank-aware twin (its name with `-blank`) is there too.
     pub(super) fn find_all_patterns(&self, indexed: &Board) -> Result<Vec<PathBuf>, DatabaseError> {
         let Some(dir) = &self.dir else {
             return Ok(Vec::new());
@@ -247,6 +260,17 @@ impl Inner {
                 found.push((size, entry.path()));
             }
         }
+        // A set beside its blank-aware twin adds nothing: the twin's
+        // entries are never below its own.
+        let names: std::collections::HashSet<PathBuf> =
+            found.iter().map(|(_, path)| path.clone()).collect();
+        found.retain(|(_, path)| {
+            let Some(stem) = path.to_str().and_then(|p| p.strip_suffix(&suffix)) else {
+                return true;
+            };
+            let twin = format!("{stem}{}{suffix}", EntryKind::BlankAware.suffix());
+            !names.contains(Path::new(&twin))
+        });
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         Ok(found.into_iter().map(|(_, path)| path).collect())
     }

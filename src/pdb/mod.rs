@@ -653,6 +653,128 @@ pub enum EntryKind {
     BlankAware,
 }
 
+impl EntryKind {
+    /// What a set's name ends with when its entries are of this kind: `""`
+    /// for [`Plain`](EntryKind::Plain), `-blank` for
+    /// [`BlankAware`](EntryKind::BlankAware) (`6-6-6-6-blank`).
+    ///
+    /// ```
+    /// use slidedb::pdb::EntryKind;
+    /// assert_eq!(EntryKind::Plain.suffix(), "");
+    /// assert_eq!(EntryKind::BlankAware.suffix(), "-blank");
+    /// ```
+    pub fn suffix(self) -> &'static str {
+        match self {
+            EntryKind::Plain => "",
+            EntryKind::BlankAware => BLANK_AWARE_SUFFIX,
+        }
+    }
+}
+
+/// How the name of a set of [`EntryKind::BlankAware`] databases ends.
+const BLANK_AWARE_SUFFIX: &str = "-blank";
+
+/// A set of pattern databases as it is named: a [`Partition`] and the
+/// [`EntryKind`] of its entries, written as the partition with `-blank`
+/// after it for blank-aware entries (`6-6-6-6-blank`, `1,2,5,6/3,4,7,8-blank`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternSpec {
+    partition: Partition,
+    kind: EntryKind,
+}
+
+impl PatternSpec {
+    /// The set of `partition`'s groups with entries of `kind`.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::{EntryKind, Partition, PatternSpec}};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let spec = PatternSpec::new(Partition::standard(&goal, "4-4").unwrap(), EntryKind::BlankAware);
+    /// assert_eq!(spec.label(&goal), "4-4-blank");
+    /// ```
+    pub fn new(partition: Partition, kind: EntryKind) -> PatternSpec {
+        PatternSpec { partition, kind }
+    }
+
+    /// The set a written `spec` names, toward `goal`: a partition as
+    /// [`Partition::parse`] reads it, with `-blank` after it for
+    /// blank-aware entries.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::{EntryKind, PatternSpec}};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let aware = PatternSpec::parse(&goal, "4-4-blank").unwrap();
+    /// assert_eq!((aware.partition().sizes().as_str(), aware.kind()), ("4-4", EntryKind::BlankAware));
+    /// let lists = PatternSpec::parse(&goal, "1,2,4,5/3,6,7,8").unwrap();
+    /// assert_eq!(lists.kind(), EntryKind::Plain);
+    /// assert!(PatternSpec::parse(&goal, "4-4-blank-blank").is_err());
+    /// ```
+    pub fn parse(goal: &Board, spec: &str) -> Result<PatternSpec, PatternError> {
+        let spec = spec.trim();
+        let (partition, kind) = match spec.strip_suffix(BLANK_AWARE_SUFFIX) {
+            Some(partition) => (partition, EntryKind::BlankAware),
+            None => (spec, EntryKind::Plain),
+        };
+        Ok(PatternSpec {
+            partition: Partition::parse(goal, partition)?,
+            kind,
+        })
+    }
+
+    /// The partition.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::PatternSpec};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// assert_eq!(PatternSpec::parse(&goal, "4-4-blank").unwrap().partition().groups().len(), 2);
+    /// ```
+    pub fn partition(&self) -> &Partition {
+        &self.partition
+    }
+
+    /// The kind of the entries.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::{EntryKind, PatternSpec}};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// assert_eq!(PatternSpec::parse(&goal, "4-4").unwrap().kind(), EntryKind::Plain);
+    /// ```
+    pub fn kind(&self) -> EntryKind {
+        self.kind
+    }
+
+    /// The set's name in file names, toward `goal`: the partition's
+    /// [`label`](Partition::label) and the kind's
+    /// [`suffix`](EntryKind::suffix).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::PatternSpec};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let spec = PatternSpec::parse(&goal, "1,2,4,5/3,6,7,8-blank").unwrap();
+    /// assert_eq!(spec.label(&goal), "1.2.4.5_3.6.7.8-blank");
+    /// ```
+    pub fn label(&self, goal: &Board) -> String {
+        format!("{}{}", self.partition.label(goal), self.kind.suffix())
+    }
+
+    /// Builds the set toward `goal` in memory: [`build()`] or
+    /// [`build_blank_aware`] by its kind.
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::{EntryKind, PatternSpec}};
+    /// let goal = Board::solved(Shape::EIGHT);
+    /// let db = PatternSpec::parse(&goal, "4-4-blank").unwrap().build(&goal, |_| {}).unwrap();
+    /// assert_eq!(db.entry_kind(), EntryKind::BlankAware);
+    /// ```
+    pub fn build(
+        &self,
+        goal: &Board,
+        progress: impl FnMut(Progress),
+    ) -> Result<PatternDb<Vec<u8>>, PatternError> {
+        build_entries(goal, &self.partition, self.kind, progress)
+    }
+}
+
 /// Which move sequences IDA* under pattern databases leaves out. Either
 /// way it finds a shortest solution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

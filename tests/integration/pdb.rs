@@ -6,7 +6,7 @@ use slidedb::BuiltFor;
 
 use slidedb::pdb::{self, Partition, PatternDb, Pruning};
 use slidedb::random::{SplitMix64, random_board};
-use slidedb::{Board, FileError, Move, Shape};
+use slidedb::{Board, Database, FileError, Move, Shape};
 
 /// Every 2x4 board, with a 4-3 partition: admissible, and IDA* under it
 /// is optimal on every board.
@@ -523,4 +523,40 @@ fn a_mirrored_partition_built_to_a_file_solves_beside_another_set() {
     }
     assert_eq!(folder.other_patterns(&korf_goal).len(), 1);
     assert!(both < first.min(second), "{both} vs {first} and {second}");
+}
+
+/// A data folder with plain and blank-aware databases of the same groups
+/// searches the blank-aware ones alone (they are never weaker), and a set
+/// of other groups beside them; each is found under the name
+/// `PatternSpec::label` gives it.
+#[test]
+fn blank_aware_twin_replaces_the_plain_set_in_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Board::solved(Shape::new(2, 4).unwrap());
+    for spec in ["4-3", "4-3-blank", "1,5/2,6/3,7/4"] {
+        let db = Database::open(dir.path()).unwrap();
+        let built = db.patterns_of_sizes(&goal, spec).unwrap();
+        let spec = slidedb::PatternSpec::parse(&goal, spec).unwrap();
+        assert_eq!(built.get().entry_kind(), spec.kind());
+        let name = slidedb::pattern_file_name(&goal, &spec.label(&goal));
+        assert!(dir.path().join(&name).is_file(), "{name}");
+    }
+    // No table is built: the boards are answered through the databases.
+    let db = Database::builder()
+        .data_dir(dir.path())
+        .build_missing_up_to(0)
+        .open()
+        .unwrap();
+    assert!(matches!(db.exact(&goal), Ok(slidedb::ExactBy::Patterns(_))));
+    let first = db.patterns(&goal).unwrap().unwrap();
+    assert_eq!(first.get().entry_kind(), pdb::EntryKind::BlankAware);
+    let others = db.other_patterns(&goal);
+    assert_eq!(others.len(), 1);
+    assert_eq!(others[0].partition().groups().len(), 4);
+    assert_eq!(others[0].entry_kind(), pdb::EntryKind::Plain);
+    // Every board of the class is answered optimally through them.
+    for (board, &d) in common::reference_bfs(&goal).iter().step_by(97) {
+        let solution = db.solve(board, &goal).unwrap();
+        assert_eq!(solution.distance(), Some(d), "{board:?}");
+    }
 }

@@ -1467,6 +1467,42 @@ fn fifteen_puzzle_without_databases_falls_back_with_a_hint() {
     assert!(err.contains("add up to 12"), "{err}");
 }
 
+/// `slidedb-gen --pdb 5-5-5-blank` writes blank-aware databases under
+/// their own name, beside the plain ones of the same groups, and
+/// `slidedb solve` answers optimally with both in the folder.
+#[test]
+fn blank_aware_databases_are_built_by_name_and_solve_optimally() {
+    let data = tempdir();
+    for spec in ["5-5-5-blank", "5-5-5"] {
+        let (code, _, err) = run_gen(&["--goal", KORF_GOAL, "--pdb", spec], data.path());
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("group 3 depth"), "{err}");
+        let name = format!("4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0-pdb-{spec}.slidedb");
+        assert!(data.path().join(&name).is_file(), "{name}");
+    }
+    let instances = easiest_korf(3);
+    let input: String = instances.iter().map(|(b, _)| format!("{b}\n")).collect();
+    let (code, out, err) = run(
+        &["solve", "--goal", KORF_GOAL],
+        Some(input.as_bytes()),
+        data.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let goal: Vec<u8> = (0..16).collect();
+    for ((board, length), moves) in instances.iter().zip(out.lines()) {
+        assert_eq!(moves.len(), *length, "{board}");
+        let cells: Vec<u8> = board.split(' ').map(|t| t.parse().unwrap()).collect();
+        assert_eq!(common::apply_letters(&cells, 4, moves), goal, "{board}");
+    }
+    // A suffix on no partition is refused before any work.
+    let (code, _, err) = run_gen(
+        &["--size", "4x4", "--pdb", "5-5-5-blank-blank"],
+        data.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("\"blank\""), "{err}");
+}
+
 /// `--pdb` names a file; one of another goal class, a full table, or a
 /// damaged file is an error (exit 2) that says so.
 #[test]

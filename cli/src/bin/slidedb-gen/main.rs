@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Parser;
 use slidedb::build::{self, BuildEvent, BuildOptions, Partition, PatternEvent, build_file};
+use slidedb::pdb::{EntryKind, PatternSpec};
 use slidedb::{
     Board, Metric, Shape, default_data_dir, generate_in, pattern_file_name, table_file_name,
     write_atomic,
@@ -45,7 +46,9 @@ struct Args {
     /// up to 25 cells): with group sizes adding up to the tiles (7-8, 6-6-3
     /// or 5-5-5 for 4x4, 6-6-6-6 for 5x5), the groups' tiles (1,2,5,6/3,4,7,8),
     /// or alone for the size's default (6-6-3 on 4x4, 6-6-6-6 on 5x5,
-    /// elsewhere equal groups of at most 6 tiles).
+    /// elsewhere equal groups of at most 6 tiles); with -blank after them
+    /// (6-6-6-6-blank), blank-aware entries (two bits for each placement
+    /// and cell of the blank, a stronger estimate), built in memory.
     #[arg(long, value_name = "SIZES", num_args = 0..=1, default_missing_value = "default")]
     pdb: Option<String>,
     /// The metric the table's distances count moves in: single (a move
@@ -239,12 +242,16 @@ fn run(args: &Args) -> Result<()> {
     if args.workers.is_some() || args.hosts.is_some() {
         return build_distributed(args, &goal);
     }
-    let partition = partition(args, &goal)?;
-    let out = output_path(args, &canonical, partition.as_ref())?;
+    let patterns = patterns(args, &goal)?;
+    let out = output_path(args, &canonical, patterns.as_ref())?;
     check_output(&out, args.force)?;
     let pool = thread_pool(args.threads)?;
-    if let Some(partition) = partition {
-        return build_patterns(args, &pool, &goal, &partition, &out);
+    match patterns {
+        Some(spec) if spec.kind() == EntryKind::Plain => {
+            return build_patterns(args, &pool, &goal, spec.partition(), &out);
+        }
+        Some(spec) => return build_patterns_in_memory(args, &pool, &goal, &spec, &out),
+        None => {}
     }
     // A build stopped before goes on by the same command, flags or not.
     let stopped = build::work_files(&out).checkpoint.exists();
@@ -363,11 +370,11 @@ fn hosts(args: &Args) -> Result<Option<(Vec<String>, usize)>> {
     })
 }
 
-/// `--pdb`'s partition of the tiles; `None` for a full table, which the
-/// board must then be small enough for.
-fn partition(args: &Args, goal: &Board) -> Result<Option<Partition>> {
+/// `--pdb`'s partition of the tiles and kind of entries; `None` for a
+/// full table, which the board must then be small enough for.
+fn patterns(args: &Args, goal: &Board) -> Result<Option<PatternSpec>> {
     Ok(match &args.pdb {
-        Some(spec) => Some(Partition::parse(goal, spec)?),
+        Some(spec) => Some(PatternSpec::parse(goal, spec)?),
         None if goal.shape().cells() > slidedb::MAX_TABLE_CELLS => anyhow::bail!(
             "full tables go up to {} cells, and {} has {}: build pattern databases instead, with --pdb (alone for the default, {}; or other group sizes adding up to the tiles{})",
             slidedb::MAX_TABLE_CELLS,
@@ -386,8 +393,8 @@ fn partition(args: &Args, goal: &Board) -> Result<Option<Partition>> {
 
 /// The file to write: `--out`, or in the data folder (created if missing,
 /// and said so) the file named by the class's `canonical` goal and the
-/// partition.
-fn output_path(args: &Args, canonical: &Board, partition: Option<&Partition>) -> Result<PathBuf> {
+/// pattern databases' name.
+fn output_path(args: &Args, canonical: &Board, patterns: Option<&PatternSpec>) -> Result<PathBuf> {
     if let Some(out) = &args.out {
         return Ok(out.clone());
     }
@@ -403,8 +410,8 @@ fn output_path(args: &Args, canonical: &Board, partition: Option<&Partition>) ->
         say!("slidedb-gen: created the data folder {}", dir.display());
     }
     // Without --out, the goal built toward is the canonical one.
-    Ok(dir.join(match partition {
-        Some(p) => pattern_file_name(canonical, &p.label(canonical)),
+    Ok(dir.join(match patterns {
+        Some(spec) => pattern_file_name(canonical, &spec.label(canonical)),
         None => table_file_name(canonical, args.metric),
     }))
 }
@@ -757,6 +764,65 @@ fn build_patterns(
             start.elapsed().as_secs_f64(),
             out.display(),
             report.bytes
+        );
+    }
+    Ok(())
+}
+
+/// Builds the pattern databases of `spec` toward `goal` in memory, one
+/// group after another, and writes them to `out`: one line per depth of
+/// each group. Unlike [`build_patterns`], a stopped build starts again.
+fn build_patterns_in_memory(
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    goal: &Board,
+    spec: &PatternSpec,
+    out: &Path,
+) -> Result<()> {
+    let partition = spec.partition();
+    let entries = partition.placements();
+    let start = Instant::now();
+    let quiet = args.quiet;
+    if !quiet {
+        say_groups(goal, partition, &entries, pool.current_num_threads());
+    }
+    let progress = steps(quiet, entries.iter().sum(), "placements,");
+    let mut group_start = Instant::now();
+    let mut done = 0u64;
+    let built = pool.install(|| {
+        spec.build(goal, |p| {
+            if p.depth == 0 {
+                group_start = Instant::now();
+            }
+            if quiet || p.placements == 0 {
+                return;
+            }
+            done += p.placements;
+            let line = format!(
+                "group {} depth {:>3}: {:>11} placements {:>9.3} s",
+                p.group + 1,
+                p.depth,
+                p.placements,
+                group_start.elapsed().as_secs_f64()
+            );
+            progress.report(
+                line,
+                done,
+                format!("group {} depth {}", p.group + 1, p.depth),
+            );
+        })
+    });
+    progress.finish();
+    let built = built.with_context(|| format!("cannot build {}", out.display()))?;
+    let bytes = built.as_bytes();
+    slidedb::write_atomic(out, bytes, args.force)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    if !args.quiet {
+        say!(
+            "slidedb-gen: total {:.3} s; wrote {} ({} bytes)",
+            start.elapsed().as_secs_f64(),
+            out.display(),
+            bytes.len()
         );
     }
     Ok(())
