@@ -190,7 +190,8 @@ fn main() -> ExitCode {
             }
         };
         eprintln!(
-            "korf50: mapped {sizes} in {:.3} s",
+            "korf50: {} {sizes} in {:.3} s",
+            if args.huge_pages { "copied" } else { "mapped" },
             clock.elapsed().as_secs_f64()
         );
         sets.push(Set { sizes, engine });

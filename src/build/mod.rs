@@ -39,7 +39,7 @@ pub use patterns::{
 };
 pub use resumable::{
     BuildError, BuildEvent, BuildOptions, BuildPlan, BuildReport, WorkFiles, build_file,
-    check_disk_for_table, plan_build, work_files,
+    check_disk_for_patterns, check_disk_for_table, plan_build, work_files,
 };
 #[cfg(feature = "cluster")]
 pub use shards::write_shards;

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Board, Metric, Shape};
 use crate::format::{self, BODY_ALIGN, HEADER_LEN, Kind, MAX_METADATA_LEN};
 use crate::goals::Goals;
+use crate::pdb::PatternSpec;
 use crate::rank::Indexer;
 use crate::symmetry::GoalClass;
 
@@ -261,7 +262,7 @@ pub enum BuildError {
     Pattern(#[from] crate::pdb::PatternError),
     /// Not enough free disk.
     #[error(
-        "building the table needs {needed} bytes more disk in {folder} ({peak} at its peak: {holds}), and {free} are free; free some space or write the table elsewhere"
+        "the build needs {needed} bytes more disk in {folder} ({peak} at its peak: {holds}), and {free} are free; free some space or write the output elsewhere"
     )]
     Disk {
         /// The output's folder.
@@ -546,6 +547,27 @@ pub fn check_disk_for_table(goal: &Board, out: &Path) -> Result<u64, BuildError>
     let indexer = Indexer::new(GoalClass::of(goal).canonical());
     let len = file_len(&indexer);
     check_disk(&folder_of(out), len, len, "the table")?;
+    Ok(len)
+}
+
+/// Checks, before any search, that the folder of `out` has room for the
+/// pattern databases of `spec` built in memory and written whole (their
+/// entries, [`PatternSpec::entry_bytes`], and a header of at most a
+/// mebibyte): a full disk is found in
+/// microseconds, not after the build. Returns the bytes checked for.
+///
+/// ```
+/// use slidedb::{Board, Shape, build::check_disk_for_patterns, pdb::PatternSpec};
+/// let dir = tempfile::tempdir().unwrap();
+/// let goal = Board::solved(Shape::EIGHT);
+/// let spec = PatternSpec::parse(&goal, "4-4-blank").unwrap();
+/// let bytes = check_disk_for_patterns(&spec, &dir.path().join("p.slidedb")).unwrap();
+/// let built = spec.build(&goal, |_| {}).unwrap();
+/// assert!(bytes >= built.as_bytes().len() as u64);
+/// ```
+pub fn check_disk_for_patterns(spec: &PatternSpec, out: &Path) -> Result<u64, BuildError> {
+    let len = spec.entry_bytes() + HEADER_LEN as u64 + MAX_METADATA_LEN + BODY_ALIGN as u64;
+    check_disk(&folder_of(out), len, len, "the pattern databases")?;
     Ok(len)
 }
 

@@ -16,6 +16,21 @@ use crate::table::{GenerateError, MAX_TABLE_CELLS};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DatabaseError {
+    /// Pattern databases could not be copied into memory backed by huge
+    /// pages ([`DatabaseBuilder::patterns_in_huge_pages`](super::DatabaseBuilder::patterns_in_huge_pages)).
+    #[error(
+        "cannot copy {} ({bytes} bytes) into memory backed by huge pages: free memory, or map the file instead (patterns_in_huge_pages(false))",
+        path.display()
+    )]
+    HugePages {
+        /// The file.
+        path: PathBuf,
+        /// Its length.
+        bytes: u64,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
     /// A file could not be read.
     #[error("cannot read {}", path.display())]
     Read {

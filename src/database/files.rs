@@ -85,8 +85,9 @@ impl Inner {
         let db = match self.huge_pages {
             true => {
                 let copy = store::copy_to_huge_pages(db.as_bytes()).map_err(|source| {
-                    DatabaseError::Read {
+                    DatabaseError::HugePages {
                         path: path.to_path_buf(),
+                        bytes,
                         source,
                     }
                 })?;
@@ -262,14 +263,20 @@ impl Inner {
         }
         // A set beside its blank-aware twin adds nothing: the twin's
         // entries are never below its own.
-        let names: std::collections::HashSet<PathBuf> =
-            found.iter().map(|(_, path)| path.clone()).collect();
+        let names: std::collections::HashSet<String> = found
+            .iter()
+            .filter_map(|(_, path)| Some(path.file_name()?.to_str()?.to_string()))
+            .collect();
         found.retain(|(_, path)| {
-            let Some(stem) = path.to_str().and_then(|p| p.strip_suffix(&suffix)) else {
+            let Some(stem) = path
+                .file_name()
+                .and_then(|f| f.to_str())
+                .and_then(|f| f.strip_suffix(&suffix))
+            else {
                 return true;
             };
             let twin = format!("{stem}{}{suffix}", EntryKind::BlankAware.suffix());
-            !names.contains(Path::new(&twin))
+            !names.contains(&twin)
         });
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         Ok(found.into_iter().map(|(_, path)| path).collect())

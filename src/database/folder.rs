@@ -23,7 +23,9 @@ pub enum Holds {
     ShardedTable,
     /// Pattern databases of these group sizes (such as `5-5-5`).
     Patterns {
-        /// The sizes of the tile groups, joined by `-`.
+        /// The set's name ([`PatternSpec::label`](crate::pdb::PatternSpec::label)):
+        /// the sizes of the tile groups joined by `-` (or the groups' tiles),
+        /// with `-blank` after them for blank-aware entries (`6-6-6-6-blank`).
         sizes: String,
     },
 }

@@ -255,6 +255,19 @@ impl DatabaseBuilder {
     /// 24-puzzle with blank-aware 6-6-6-6 (`docs/24-puzzle.md`). The copy
     /// takes the file's size in memory of this process, and a second or
     /// two a gigabyte to open.
+    ///
+    /// ```
+    /// use slidedb::{Board, Database, Shape, pdb};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let goal = Board::solved(Shape::new(2, 4).unwrap());
+    /// let built = pdb::build(&goal, &pdb::Partition::standard(&goal, "4-3").unwrap(), |_| {}).unwrap();
+    /// let path = dir.path().join("p.slidedb");
+    /// std::fs::write(&path, built.as_bytes()).unwrap();
+    /// let db = Database::builder().patterns_file(&path).patterns_in_huge_pages(true).open().unwrap();
+    /// assert_eq!(db.named_patterns().unwrap().as_bytes(), built.as_bytes());
+    /// let board = Board::parse("5 1 2 3 0 6 7 4", Some(goal.shape())).unwrap();
+    /// assert_eq!(db.solve(&board, &goal).unwrap().distance(), Some(5));
+    /// ```
     pub fn patterns_in_huge_pages(mut self, huge_pages: bool) -> DatabaseBuilder {
         self.huge_pages = huge_pages;
         self
@@ -1122,7 +1135,7 @@ impl Database {
         }
     }
 
-    /// The pattern databases of `goal`'s class that `sizes` names (such as
+    /// The pattern databases of `goal`'s class that `spec` names (such as
     /// `5-5-5`, or `6-6-6-6-blank` for blank-aware entries, as
     /// [`PatternSpec::parse`](crate::pdb::PatternSpec::parse) reads them
     /// toward the class's canonical goal): the data folder's file of that
@@ -1144,11 +1157,11 @@ impl Database {
     pub fn patterns_of_sizes(
         &self,
         goal: &Board,
-        sizes: &str,
+        spec: &str,
     ) -> Result<Toward<PatternDb<Bytes>>, DatabaseError> {
         let class = GoalClass::of(goal);
         let canonical = class.canonical();
-        let spec = crate::pdb::PatternSpec::parse(canonical, sizes)?;
+        let spec = crate::pdb::PatternSpec::parse(canonical, spec)?;
         let path = self
             .inner
             .dir

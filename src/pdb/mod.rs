@@ -94,6 +94,19 @@ pub enum PatternError {
         /// Its entries.
         placements: u64,
     },
+    /// Blank-aware entries of a group too big to build in memory, the
+    /// only way they are built.
+    #[error(
+        "a group of {tiles} tiles on {shape} has {placements} placements, more than a build of blank-aware entries holds ({MAX_GROUP_ENTRIES}; they are built in memory only): use smaller groups, or plain entries"
+    )]
+    BlankAwareTooLarge {
+        /// The shape.
+        shape: Shape,
+        /// Tiles in the group.
+        tiles: usize,
+        /// Its placements.
+        placements: u64,
+    },
     /// A partition of another board size than the goal's.
     #[error("the partition is of {partition} tiles, but the goal is {goal}")]
     Shape {
@@ -555,6 +568,32 @@ pub fn build_blank_aware(
     build_entries(goal, partition, EntryKind::BlankAware, progress)
 }
 
+/// Refuses a partition with a group too big to build in memory.
+fn check_in_memory(partition: &Partition, kind: EntryKind) -> Result<(), PatternError> {
+    let shape = partition.shape;
+    let n = shape.cells();
+    let Some(g) = partition
+        .groups
+        .iter()
+        .find(|g| placement_count(n, g.len()) > MAX_GROUP_ENTRIES)
+    else {
+        return Ok(());
+    };
+    let (tiles, placements) = (g.len(), placement_count(n, g.len()));
+    Err(match kind {
+        EntryKind::BlankAware => PatternError::BlankAwareTooLarge {
+            shape,
+            tiles,
+            placements,
+        },
+        EntryKind::Plain => PatternError::InMemory {
+            shape,
+            tiles,
+            placements,
+        },
+    })
+}
+
 fn build_entries(
     goal: &Board,
     partition: &Partition,
@@ -567,18 +606,8 @@ fn build_entries(
             goal: goal.shape(),
         });
     }
+    check_in_memory(partition, kind)?;
     let n = goal.shape().cells();
-    if let Some(g) = partition
-        .groups
-        .iter()
-        .find(|g| placement_count(n, g.len()) > MAX_GROUP_ENTRIES)
-    {
-        return Err(PatternError::InMemory {
-            shape: goal.shape(),
-            tiles: g.len(),
-            placements: placement_count(n, g.len()),
-        });
-    }
     let class = GoalClass::of(goal);
     let indexed = *class.canonical();
     let groups = partition
@@ -697,28 +726,59 @@ impl PatternSpec {
     }
 
     /// The set a written `spec` names, toward `goal`: a partition as
-    /// [`Partition::parse`] reads it, with `-blank` after it for
-    /// blank-aware entries.
+    /// [`Partition::parse`] reads it, with `-blank` after it (in any case)
+    /// for blank-aware entries, whose groups must be small enough to build
+    /// in memory (at most 518,918,400 placements: 6 tiles of 25 cells).
     ///
     /// ```
     /// use slidedb::{Board, Shape, pdb::{EntryKind, PatternSpec}};
     /// let goal = Board::solved(Shape::EIGHT);
     /// let aware = PatternSpec::parse(&goal, "4-4-blank").unwrap();
     /// assert_eq!((aware.partition().sizes().as_str(), aware.kind()), ("4-4", EntryKind::BlankAware));
+    /// assert_eq!(PatternSpec::parse(&goal, " default-BLANK ").unwrap(), aware);
     /// let lists = PatternSpec::parse(&goal, "1,2,4,5/3,6,7,8").unwrap();
     /// assert_eq!(lists.kind(), EntryKind::Plain);
     /// assert!(PatternSpec::parse(&goal, "4-4-blank-blank").is_err());
+    /// assert!(PatternSpec::parse(&goal, "-blank").is_err());
+    /// let korf = Board::solved(Shape::new(5, 5).unwrap());
+    /// assert!(PatternSpec::parse(&korf, "7-7-7-3").is_ok());
+    /// assert!(PatternSpec::parse(&korf, "7-7-7-3-blank").is_err()); // built in memory only
     /// ```
     pub fn parse(goal: &Board, spec: &str) -> Result<PatternSpec, PatternError> {
         let spec = spec.trim();
-        let (partition, kind) = match spec.strip_suffix(BLANK_AWARE_SUFFIX) {
-            Some(partition) => (partition, EntryKind::BlankAware),
-            None => (spec, EntryKind::Plain),
+        let tail = spec.len().saturating_sub(BLANK_AWARE_SUFFIX.len());
+        let (partition, kind) = match spec.get(tail..) {
+            Some(suffix) if suffix.eq_ignore_ascii_case(BLANK_AWARE_SUFFIX) => {
+                (&spec[..tail], EntryKind::BlankAware)
+            }
+            _ => (spec, EntryKind::Plain),
         };
-        Ok(PatternSpec {
-            partition: Partition::parse(goal, partition)?,
-            kind,
-        })
+        let partition = Partition::parse(goal, partition)?;
+        if kind == EntryKind::BlankAware {
+            check_in_memory(&partition, kind)?;
+        }
+        Ok(PatternSpec { partition, kind })
+    }
+
+    /// The bytes of the entries of every group: for
+    /// [`Plain`](EntryKind::Plain) entries a byte a placement, for
+    /// [`BlankAware`](EntryKind::BlankAware) ones two bits for each
+    /// placement and free cell (the file holds these and a header of a
+    /// few kilobytes).
+    ///
+    /// ```
+    /// use slidedb::{Board, Shape, pdb::PatternSpec};
+    /// let goal = Board::solved(Shape::new(5, 5).unwrap());
+    /// assert_eq!(PatternSpec::parse(&goal, "6-6-6-6").unwrap().entry_bytes(), 510_048_000);
+    /// assert_eq!(PatternSpec::parse(&goal, "6-6-6-6-blank").unwrap().entry_bytes(), 2_422_728_000);
+    /// ```
+    pub fn entry_bytes(&self) -> u64 {
+        let n = self.partition.shape.cells();
+        self.partition
+            .groups
+            .iter()
+            .map(|g| file::group_len(self.kind, n, g.len()).1)
+            .sum()
     }
 
     /// The partition.

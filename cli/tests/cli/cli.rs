@@ -1480,6 +1480,18 @@ fn blank_aware_databases_are_built_by_name_and_solve_optimally() {
         let name = format!("4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0-pdb-{spec}.slidedb");
         assert!(data.path().join(&name).is_file(), "{name}");
     }
+    // Built again: refused without --force, replaced with it.
+    let again = ["--goal", KORF_GOAL, "--pdb", "5-5-5-blank"];
+    let (code, _, err) = run_gen(&again, data.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("pass --force"), "{err}");
+    let (code, _, err) = run_gen(&[&again[..], &["--force", "--quiet"]].concat(), data.path());
+    assert_eq!(code, 0, "{err}");
+    // Built in memory in one go: the flags of a build to a file are refused.
+    let other = tempdir();
+    let (code, _, err) = run_gen(&[&again[..], &["--memory", "1G"]].concat(), other.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("built in memory"), "{err}");
     let instances = easiest_korf(3);
     let input: String = instances.iter().map(|(b, _)| format!("{b}\n")).collect();
     let (code, out, err) = run(
@@ -1501,6 +1513,14 @@ fn blank_aware_databases_are_built_by_name_and_solve_optimally() {
     );
     assert_eq!(code, 2);
     assert!(err.contains("\"blank\""), "{err}");
+    // Blank-aware groups are built in memory only: 7 tiles of 5x5 are
+    // refused before any work, and the message says what to do.
+    let (code, _, err) = run_gen(&["--size", "5x5", "--pdb", "7-7-7-3-blank"], data.path());
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("use smaller groups, or plain entries"),
+        "{err}"
+    );
 }
 
 /// `--pdb` names a file; one of another goal class, a full table, or a

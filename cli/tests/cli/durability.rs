@@ -535,7 +535,7 @@ fn full_disk_fails_cleanly_and_keeps_the_old_table() {
     assert_eq!(code, 0, "the 3x3 table should fit; stderr: {stderr}");
     let old = fs::read(&out).expect("read");
 
-    let needs = "building the table needs 468256 bytes more disk in";
+    let needs = "the build needs 468256 bytes more disk in";
     let args = ["--size", "2x5", "--out", out_s, "--force"];
     assert_write_fails(&args, &out, needs, Some(&old), data.path());
     let (_, _, stderr) = run_gen(&args, data.path());

@@ -250,7 +250,14 @@ fn run(args: &Args) -> Result<()> {
         Some(spec) if spec.kind() == EntryKind::Plain => {
             return build_patterns(args, &pool, &goal, spec.partition(), &out);
         }
-        Some(spec) => return build_patterns_in_memory(args, &pool, &goal, &spec, &out),
+        Some(spec) => {
+            anyhow::ensure!(
+                args.memory.is_none() && args.checkpoint_every.is_none() && !args.no_checkpoints,
+                "blank-aware databases ({}) are built in memory, in one go: leave out --memory, --checkpoint-every and --no-checkpoints",
+                spec.label(&canonical)
+            );
+            return build_patterns_in_memory(args, &pool, &goal, &spec, &out);
+        }
         None => {}
     }
     // A build stopped before goes on by the same command, flags or not.
@@ -779,12 +786,20 @@ fn build_patterns_in_memory(
     spec: &PatternSpec,
     out: &Path,
 ) -> Result<()> {
+    // A full disk is found now, not after the build.
+    build::check_disk_for_patterns(spec, out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     let partition = spec.partition();
     let entries = partition.placements();
     let start = Instant::now();
     let quiet = args.quiet;
     if !quiet {
         say_groups(goal, partition, &entries, pool.current_num_threads());
+        say!(
+            "slidedb-gen: blank-aware entries ({}), built in memory: {} to write",
+            spec.label(goal),
+            units::bytes(spec.entry_bytes())
+        );
     }
     let progress = steps(quiet, entries.iter().sum(), "placements,");
     let mut group_start = Instant::now();
