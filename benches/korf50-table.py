@@ -9,12 +9,13 @@ generated, nodes expanded, wall seconds, CPU seconds); PUBLISHED is
 clausecker/24puzzle's list of the 50 (instance, optimal length, Korf and
 Felner's nodes generated, Doebbelin et al.'s expanded under each set).
 
-Prints on stdout a Markdown row for each instance solved under every set
-(in the order the run solved them): its length, Korf and Felner's nodes
-generated, Doebbelin et al.'s nodes expanded under 6-6-6-6 and under their
-maximum of several sets, and each set's nodes expanded and wall seconds;
-then the totals, each set against the first, and each set's nodes
-expanded a CPU second. On stderr, each set's wall seconds per published
+Prints on stdout a Markdown row for each instance solved (in the order
+the run solved them): its length, Korf and Felner's nodes generated,
+Doebbelin et al.'s nodes expanded under 6-6-6-6 and under their maximum of
+several sets, and each set's nodes expanded and wall seconds (– where that
+set has not solved it); then, over the instances every set solved, the
+totals, each set against the first, and each set's nodes expanded a CPU
+second. On stderr, each set's wall seconds per published
 node over those instances, and what that rate makes of the 25 cheapest,
 the median instance (#6) and the whole 50; and for each set that solved
 all of the 25 cheapest, their nodes and wall seconds in all. Exits 1 if a
@@ -59,10 +60,14 @@ def main() -> int:
 
     total = {s: [0, 0.0, 0.0] for s in sets}
     korf = doebbelin = best = 0
+    for i in order:
+        length, k, d6, dmax = pub[i]
+        cells = [
+            f"{rows[(s, i)][1]:,} ({rows[(s, i)][2]:.1f})" if (s, i) in rows else "–" for s in sets
+        ]
+        print(f"| {i} | {length} | {k:,} | {d6:,} | {dmax:,} | " + " | ".join(cells) + " |")
     for i in solved:
         length, k, d6, dmax = pub[i]
-        cells = [f"{rows[(s, i)][1]:,} ({rows[(s, i)][2]:.1f})" for s in sets]
-        print(f"| {i} | {length} | {k:,} | {d6:,} | {dmax:,} | " + " | ".join(cells) + " |")
         for s in sets:
             total[s][0] += rows[(s, i)][1]
             total[s][1] += rows[(s, i)][2]

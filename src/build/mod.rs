@@ -47,5 +47,5 @@ pub use shards::write_shards;
 // What a builder program needs beside the builds above, so that it drives
 // them through this module alone: the pattern databases' build and
 // partition, and the sharded table's manifest name and faults.
-pub use crate::pdb::{Partition, build as patterns};
+pub use crate::pdb::{EntryKind, Partition, PatternSpec, build as patterns};
 pub use crate::table::{MANIFEST_NAME, ShardError};

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use slidedb::build::{self, BuildEvent, BuildOptions, Partition, PatternEvent, build_file};
-use slidedb::pdb::{EntryKind, PatternSpec};
+use slidedb::build::{
+    self, BuildEvent, BuildOptions, EntryKind, Partition, PatternEvent, PatternSpec, build_file,
+};
 use slidedb::{
     Board, Metric, Shape, default_data_dir, generate_in, pattern_file_name, table_file_name,
     write_atomic,
